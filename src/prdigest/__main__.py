@@ -1,0 +1,3 @@
+from prdigest.cli import main
+
+main()

@@ -1,0 +1,146 @@
+"""What every command shares: the app context, source options, output and errors."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, time
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ..config import Config, load_config
+from ..errors import ConfigError
+from ..fileio import write_atomic
+from ..pipeline import SourceSpec
+from ..store import Store, open_store
+from ..timeutil import parse_date
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class AppContext:
+    db: str | None
+    config_path: str | None
+    _store: Store | None = field(default=None, repr=False)
+    _config: Config | None = field(default=None, repr=False)
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = open_store(self.db)
+        return self._store
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            self._config = load_config(self.config_path)
+        return self._config
+
+
+pass_app = click.make_pass_decorator(AppContext)
+
+
+class StderrReporter:
+    """Progress on stderr, only on a TTY; warnings always."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+
+    def progress(self, done: int, total: int | None, what: str) -> None:
+        if self.tty:
+            suffix = f"/{total}" if total else ""
+            click.echo(f"\r  {done}{suffix} {what}", err=True, nl=False)
+
+    def info(self, message: str) -> None:
+        if self.tty:
+            click.echo(f"\r{message}", err=True)
+
+    def warn(self, message: str) -> None:
+        click.echo(f"Warning: {message}", err=True)
+
+    def done(self, message: str) -> None:
+        if self.tty:
+            click.echo("\r\033[K", err=True, nl=False)
+        click.echo(message, err=True)
+
+
+def source_options(func: F) -> F:
+    """--git / --jsonl / --ref / --since, as in CLI.md."""
+    options = [
+        click.option(
+            "--git", "git_path", type=click.Path(path_type=Path), help="A local clone to read."
+        ),
+        click.option(
+            "--jsonl",
+            "jsonl_path",
+            type=click.Path(path_type=Path),
+            help="Records file (.jsonl or .jsonl.gz).",
+        ),
+        click.option("--ref", help="Branch or ref of the clone (default: its default branch)."),
+        click.option(
+            "--since",
+            "since_text",
+            metavar="DATE",
+            help="Oldest activity to fetch (YYYY-MM-DD, UTC).",
+        ),
+        click.option("--github-api-url", envvar="GITHUB_API_URL", help="GitHub API base URL."),
+        click.option(
+            "--api",
+            type=click.Choice(["auto", "rest", "graphql"]),
+            default="auto",
+            show_default=True,
+            help="GitHub API flavour; `rest` forces REST.",
+        ),
+        click.option(
+            "--no-wait", is_flag=True, help="On a GitHub rate limit, stop instead of waiting."
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def source_spec(kwargs: dict[str, Any]) -> SourceSpec:
+    """Pop the source options out of a command's kwargs."""
+    since_text = kwargs.pop("since_text", None)
+    since = (
+        datetime.combine(parse_date(since_text, "--since"), time.min, UTC) if since_text else None
+    )
+    extra = {
+        "github_api_url": kwargs.pop("github_api_url", None),
+        "api": kwargs.pop("api", "auto"),
+        "no_wait": kwargs.pop("no_wait", False),
+    }
+    spec = SourceSpec(
+        git=kwargs.pop("git_path", None),
+        jsonl=kwargs.pop("jsonl_path", None),
+        ref=kwargs.pop("ref", None),
+        since=since,
+        extra=extra,
+    )
+    spec.validate()
+    return spec
+
+
+def emit(text: str, out: Path | None) -> None:
+    """Data to --out (atomically) or stdout."""
+    if out is None:
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    if out.is_dir():
+        raise ConfigError(f"--out {out} is a directory", "give a file path")
+    write_atomic(out, text)
+
+
+def env_or(value: str | None, *names: str) -> str | None:
+    if value:
+        return value
+    for name in names:
+        if os.environ.get(name):
+            return os.environ[name]
+    return None

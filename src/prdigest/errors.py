@@ -1,0 +1,44 @@
+"""One exception tree. Every message names the object at fault and the fix."""
+
+from __future__ import annotations
+
+
+class PrdigestError(Exception):
+    """Base of every error prdigest reports to a user (exit code 1)."""
+
+    def __init__(self, what: str, fix: str | None = None) -> None:
+        self.what = what
+        self.fix = fix
+        super().__init__(f"{what} — {fix}" if fix else what)
+
+
+class ConfigError(PrdigestError):
+    """Invalid configuration, option or command-line value."""
+
+
+class SourceError(PrdigestError):
+    """A source (file, clone, API) gave input we cannot use."""
+
+
+class GitError(SourceError):
+    """git failed or the clone/ref is not usable."""
+
+
+class GitHubError(SourceError):
+    """The GitHub API answered with an error."""
+
+
+class RateLimitError(GitHubError):
+    """GitHub's rate limit is exhausted and we were told not to wait."""
+
+
+class StoreError(PrdigestError):
+    """The database could not be opened, migrated or written."""
+
+
+class LLMError(PrdigestError):
+    """The LLM server failed or answered with something unusable."""
+
+
+class TemplateError(PrdigestError):
+    """A template could not be loaded or rendered."""

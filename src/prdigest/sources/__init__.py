@@ -1,0 +1,1 @@
+"""Sources fetch raw items; pure parsers turn each into a `PullRequest`."""

@@ -1,0 +1,79 @@
+"""Bad input: one clear line on stderr, exit code 1, nothing half-written."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+
+REPO = "pytorch/executorch"
+
+
+def _one_error_line(result: object) -> str:
+    stderr = result.stderr  # type: ignore[attr-defined]
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("Error: ") and " — " in lines[0]
+    return lines[0]
+
+
+def test_malformed_jsonl_line_names_file_and_line(tmp_path: Path, executorch_jsonl: Path) -> None:
+    lines = gzip.open(executorch_jsonl, "rt", encoding="utf-8").read().splitlines()[:700]
+    lines[612] = lines[612][:40]  # truncated record on line 613
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    result = run_cli("sync", REPO, "--jsonl", str(bad), db=tmp_path / "s.db")
+    assert result.exit_code == 1
+    assert f"{bad}:613" in _one_error_line(result)
+    # The whole batches before the bad line were committed and a fixed file resumes from there.
+    lines[612] = gzip.open(executorch_jsonl, "rt", encoding="utf-8").read().splitlines()[612]
+    bad.write_text("\n".join(lines) + "\n")
+    assert "200 read" in run_cli("sync", REPO, "--jsonl", str(bad), db=tmp_path / "s.db").stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["digest", REPO, "--week", "2026-W60"], "invalid week"),
+        (["digest", REPO, "--week", "2026-W07", "--since", "2026-01-01"], "--week"),
+        (["digest", REPO, "--since", "2026-13-01", "--until", "2026-12-01"], "invalid --since"),
+        (["sync", "not-a-repo", "--jsonl", "x.jsonl"], "owner/name"),
+        (["sync", REPO, "--jsonl", "missing.jsonl"], "no such file"),
+        (["sync", REPO, "--jsonl", "a", "--git", "b"], "one source"),
+        (["digest", REPO, "--week", "2026-W07"], "sync first"),
+    ],
+)
+def test_bad_options_are_one_clear_line(tmp_path: Path, args: list[str], needle: str) -> None:
+    result = run_cli(*args, db=tmp_path / "s.db")
+    assert result.exit_code == 1
+    assert needle in _one_error_line(result)
+
+
+def test_unwritable_out_leaves_nothing(tmp_path: Path, executorch_jsonl: Path) -> None:
+    db = tmp_path / "s.db"
+    run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
+    result = run_cli(
+        "digest", REPO, "--week", "2026-W07", "--out", str(tmp_path / "no" / "dir" / "d.md"), db=db
+    )
+    assert result.exit_code == 1
+    assert "cannot write" in _one_error_line(result)
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_config_with_bad_toml_is_one_clear_line(tmp_path: Path) -> None:
+    cfg = tmp_path / "prdigest.toml"
+    cfg.write_text("[repos\n")
+    result = run_cli(
+        "--config", str(cfg), "digest", REPO, "--week", "2026-W07", db=tmp_path / "s.db"
+    )
+    assert result.exit_code == 1
+    assert "invalid TOML" in _one_error_line(result)
+
+
+def test_version_and_help() -> None:
+    assert run_cli("--version").output.startswith("prdigest, version ")
+    for command in ("sync", "digest"):
+        assert run_cli(command, "--help").exit_code == 0

@@ -1,0 +1,131 @@
+"""The store: migrations, idempotent upserts, transactions, reports."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from prdigest.errors import StoreError
+from prdigest.models import Classification, FileChange, PullRequest, Report
+from prdigest.store import Store, open_store
+from prdigest.store.migrations import available_migrations
+
+REPO = "octo/demo"
+
+
+def _pr(
+    number: int | None, sha: str, day: int, title: str = "Add a thing", **kw: object
+) -> PullRequest:
+    return PullRequest(
+        repo=REPO,
+        number=number,
+        title=title,
+        sha=sha,
+        author_email=f"dev{day}@x.org",
+        merged_at=datetime(2026, 2, day, 12, tzinfo=UTC),
+        files=(
+            FileChange("src/a.py", 3, 1),
+            FileChange("img.png", None, None, binary=True),
+            FileChange("src/new.py", 0, 0, old_path="src/old.py"),
+        ),
+        labels=("topic: bug fixes",),
+        trailers=(("Co-authored-by", ("A <a@x.org>",)),),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def _rows(store: Store) -> list[tuple[object, ...]]:
+    tables = ["pull_requests", "files", "labels"]
+    return [row for t in tables for row in store.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2")]
+
+
+def test_migrations_are_recorded_once(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    open_store(str(path)).close()
+    store = open_store(str(path))
+    numbers = [
+        r[0] for r in store.conn.execute("SELECT number FROM schema_migrations ORDER BY number")
+    ]
+    assert numbers == [m.number for m in available_migrations()]
+
+
+def test_upsert_is_idempotent_and_round_trips() -> None:
+    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+    prs = [_pr(1, "a" * 40, 9), _pr(None, "b" * 40, 10, title="Direct push")]
+    first = store.upsert_pull_requests(REPO, prs)
+    rows = _rows(store)
+    second = store.upsert_pull_requests(REPO, prs)
+    assert (first.inserted, second.unchanged, second.inserted) == (2, 2, 0)
+    assert _rows(store) == rows
+    got = store.merged_between(
+        REPO, datetime(2026, 2, 9, tzinfo=UTC), datetime(2026, 2, 16, tzinfo=UTC)
+    )
+    assert got == prs
+    assert got[1].is_direct_push
+
+
+def test_changed_record_updates_in_place() -> None:
+    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+    store.upsert_pull_requests(REPO, [_pr(1, "a" * 40, 9)])
+    counts = store.upsert_pull_requests(REPO, [_pr(1, "a" * 40, 9, title="Add a better thing")])
+    assert (counts.updated, store.count_pull_requests(REPO)) == (1, 1)
+    assert store.pull_requests_by_number(REPO, 1)[0].title == "Add a better thing"
+    assert store.conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] == 3
+
+
+def test_failed_transaction_keeps_nothing() -> None:
+    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+    with pytest.raises(StoreError):
+        store.upsert_pull_requests(REPO, [_pr(1, "a" * 40, 9), PullRequest(REPO, 2, "no sha")])
+    assert store.count_pull_requests(REPO) == 0
+
+
+def test_authors_seen_before_uses_history_only() -> None:
+    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+    store.upsert_pull_requests(REPO, [_pr(1, "a" * 40, 2), _pr(2, "c" * 40, 10)])
+    seen = store.authors_seen_before(
+        REPO, ["dev2@x.org", "dev10@x.org"], datetime(2026, 2, 9, tzinfo=UTC)
+    )
+    assert seen == {"dev2@x.org"}
+
+
+def test_classifications_and_reports_are_kept_latest() -> None:
+    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+    pr = _pr(1, "a" * 40, 9)
+    store.upsert_pull_requests(REPO, [pr])
+    store.save_classifications(
+        REPO, [(pr, Classification("Core", "bug_fixes", "r/a", "r/k", 1.0, "generic"))]
+    )
+    store.save_classifications(
+        REPO, [(pr, Classification("Docs", "docs", "r/a2", "r/k2", 0.5, "generic"))]
+    )
+    assert store.classification_of(REPO, pr.sha or "", "generic") == Classification(
+        "Docs", "docs", "r/a2", "r/k2", 0.5, "generic"
+    )
+    when = datetime(2026, 2, 16, tzinfo=UTC)
+    for body in ("one", "two"):
+        store.save_report(
+            Report(
+                REPO,
+                "digest",
+                "2026-02-09",
+                "2026-02-15",
+                "deterministic",
+                "T",
+                body,
+                {"n": 1},
+                when,
+            )
+        )
+    reports = store.reports(REPO)
+    assert [r.markdown for r in reports] == ["two"]
+
+
+def test_a_file_that_is_not_a_database_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a usable database|cannot open"):
+        open_store(str(path))
