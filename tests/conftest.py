@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,48 @@ def ao_jsonl() -> Path:
 @pytest.fixture
 def commitlist_csv() -> Path:
     return _need(SHARED_DATA / "pytorch_release_notes" / "commitlist-v1.11-dev.csv")
+
+
+# -- PostgreSQL: the store's tests run against both backends --------------------
+
+PG_ADMIN_URL = os.environ.get("PRDIGEST_TEST_PG", "postgresql:///postgres")
+
+
+def _postgres_or_skip() -> str:
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=3):
+            return PG_ADMIN_URL
+    except Exception as exc:  # any failure means: no server to test against
+        reason = f"PostgreSQL not reachable at {PG_ADMIN_URL}: {str(exc).strip()[:120]}"
+        if os.environ.get("PRDIGEST_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database; dropped afterwards."""
+    import uuid
+
+    import psycopg
+
+    admin = _postgres_or_skip()
+    name = f"prdigest_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base = admin.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A store URL for each backend: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.db")
+    return str(request.getfixturevalue("postgres_url"))

@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
 
@@ -23,18 +24,39 @@ def cli_subprocess(*args: str) -> subprocess.Popen[bytes]:
     )
 
 
-def table_rows(db: Path, *tables: str) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of the tables, ids left out, for comparing two databases."""
-    conn = sqlite3.connect(db)
+def table_rows(db: Path | str, *tables: str) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of the tables, for comparing two databases (SQLite path or PostgreSQL URL):
+    surrogate ids are replaced by what they stand for (the repository name, the PR's sha)."""
+    is_pg = str(db).startswith("postgresql://")
+    if is_pg:
+        import psycopg
+
+        conn: Any = psycopg.connect(str(db), autocommit=True)
+    else:
+        conn = sqlite3.connect(db)
     out = {}
     for table in tables:
-        cols = [
-            r[1]
-            for r in conn.execute(f"PRAGMA table_info({table})")
-            if r[1] not in ("id", "pr_id", "repo_id")
-        ]
-        out[table] = sorted(
-            conn.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall(), key=repr
-        )
+        cols = _columns(conn, table, is_pg)
+        joins, keys = "", []
+        if "pr_id" in cols:
+            joins += " JOIN pull_requests p ON p.id = t.pr_id"
+            keys.append("p.sha")
+        if "repo_id" in cols:
+            joins += " JOIN repositories r ON r.id = t.repo_id"
+            keys.append("r.name")
+        plain = [f"t.{c}" for c in cols if c not in ("id", "pr_id", "repo_id")]
+        rows = conn.execute(f"SELECT {', '.join(keys + plain)} FROM {table} t{joins}").fetchall()
+        out[table] = sorted((tuple(row) for row in rows), key=repr)
     conn.close()
     return out
+
+
+def _columns(conn: Any, table: str, is_pg: bool) -> list[str]:
+    if is_pg:
+        rows = conn.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = %s"
+            " ORDER BY ordinal_position",
+            (table,),
+        ).fetchall()
+        return [r[0] for r in rows]
+    return [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,18 +41,17 @@ def _rows(store: Store) -> list[tuple[object, ...]]:
     return [row for t in tables for row in store.conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2")]
 
 
-def test_migrations_are_recorded_once(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    open_store(str(path)).close()
-    store = open_store(str(path))
+def test_migrations_are_recorded_once(db_url: str) -> None:
+    open_store(db_url).close()
+    store = open_store(db_url)
     numbers = [
         r[0] for r in store.conn.execute("SELECT number FROM schema_migrations ORDER BY number")
     ]
     assert numbers == [m.number for m in available_migrations()]
 
 
-def test_upsert_is_idempotent_and_round_trips() -> None:
-    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+def test_upsert_is_idempotent_and_round_trips(db_url: str) -> None:
+    store = open_store(db_url)
     prs = [_pr(1, "a" * 40, 9), _pr(None, "b" * 40, 10, title="Direct push")]
     first = store.upsert_pull_requests(REPO, prs)
     rows = _rows(store)
@@ -67,8 +65,8 @@ def test_upsert_is_idempotent_and_round_trips() -> None:
     assert got[1].is_direct_push
 
 
-def test_changed_record_updates_in_place() -> None:
-    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+def test_changed_record_updates_in_place(db_url: str) -> None:
+    store = open_store(db_url)
     store.upsert_pull_requests(REPO, [_pr(1, "a" * 40, 9)])
     counts = store.upsert_pull_requests(REPO, [_pr(1, "a" * 40, 9, title="Add a better thing")])
     assert (counts.updated, store.count_pull_requests(REPO)) == (1, 1)
@@ -76,15 +74,15 @@ def test_changed_record_updates_in_place() -> None:
     assert store.conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] == 3
 
 
-def test_failed_transaction_keeps_nothing() -> None:
-    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+def test_failed_transaction_keeps_nothing(db_url: str) -> None:
+    store = open_store(db_url)
     with pytest.raises(StoreError):
         store.upsert_pull_requests(REPO, [_pr(1, "a" * 40, 9), PullRequest(REPO, 2, "no sha")])
     assert store.count_pull_requests(REPO) == 0
 
 
-def test_authors_seen_before_uses_history_only() -> None:
-    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+def test_authors_seen_before_uses_history_only(db_url: str) -> None:
+    store = open_store(db_url)
     store.upsert_pull_requests(REPO, [_pr(1, "a" * 40, 2), _pr(2, "c" * 40, 10)])
     seen = store.authors_seen_before(
         REPO, ["dev2@x.org", "dev10@x.org"], datetime(2026, 2, 9, tzinfo=UTC)
@@ -92,8 +90,8 @@ def test_authors_seen_before_uses_history_only() -> None:
     assert seen == {"dev2@x.org"}
 
 
-def test_classifications_and_reports_are_kept_latest() -> None:
-    store = Store(sqlite3.connect(":memory:", isolation_level=None))
+def test_classifications_and_reports_are_kept_latest(db_url: str) -> None:
+    store = open_store(db_url)
     pr = _pr(1, "a" * 40, 9)
     store.upsert_pull_requests(REPO, [pr])
     store.save_classifications(

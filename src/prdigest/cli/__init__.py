@@ -51,10 +51,12 @@ def main(ctx: click.Context, db: str | None, config_path: str | None) -> None:
 
 
 def _register() -> None:
-    from . import digest, sync
+    from . import digest, sync, teams
 
     main.add_command(sync.sync_command)
     main.add_command(digest.digest_command)
+    main.add_command(teams.worker_command)
+    main.add_command(teams.status_command)
     for module_name, attribute in _OPTIONAL_COMMANDS:
         try:
             module = __import__(f"{__name__}.{module_name}", fromlist=[attribute])

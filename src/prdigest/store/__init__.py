@@ -12,9 +12,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError, StoreError
+from ..errors import StoreError
 from ..models import Classification, FileChange, PullRequest, Report
 from ..timeutil import now, parse_datetime, to_iso
+from .db import Database, connect_postgres, connect_sqlite
 from .migrations import migrate
 
 _CHUNK = 500  # SQLite's default limit on host parameters is far above this
@@ -29,9 +30,7 @@ def default_db_path() -> Path:
 def open_store(db: str | None = None) -> Store:
     """Open (creating and migrating) the store named by a path or URL."""
     if db and db.startswith(("postgresql://", "postgres://")):
-        raise ConfigError(
-            "PostgreSQL stores are not supported yet", "use a SQLite path for --db / PRDIGEST_DB"
-        )
+        return Store(connect_postgres(db))
     path = Path(db.removeprefix("sqlite:///")) if db else default_db_path()
     if str(path) != ":memory:":
         try:
@@ -41,14 +40,11 @@ def open_store(db: str | None = None) -> Store:
                 f"cannot create {path.parent}: {exc.strerror}", "pick a writable --db path"
             ) from exc
     try:
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
+        return Store(connect_sqlite(str(path)))
     except sqlite3.Error as exc:
         raise StoreError(
-            f"cannot open database {path}: {exc}", "pick a writable --db path"
+            f"cannot open database {path}: {exc}", "point --db at a prdigest database or a new path"
         ) from exc
-    return Store(conn)
 
 
 @dataclass
@@ -64,9 +60,11 @@ class UpsertCounts:
 
 
 class Store:
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Database | sqlite3.Connection) -> None:
+        if isinstance(conn, sqlite3.Connection):
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn = Database(conn)
         self.conn = conn
-        conn.execute("PRAGMA foreign_keys=ON")
         try:
             migrate(conn)
         except sqlite3.DatabaseError as exc:
@@ -84,17 +82,25 @@ class Store:
         if self._in_transaction:
             yield
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.begin()
         self._in_transaction = True
         try:
             yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+        except BaseException as exc:
+            self.conn.rollback()
+            if isinstance(exc, self.conn.errors):
+                raise StoreError(
+                    f"database write failed: {exc}", "check the database is writable and not full"
+                ) from exc
             raise
         else:
-            self.conn.execute("COMMIT")
+            self.conn.commit()
         finally:
             self._in_transaction = False
+
+    @property
+    def dialect(self) -> str:
+        return self.conn.dialect
 
     # -- repositories ------------------------------------------------------
     def repo_id(self, repo: str, *, create: bool = True) -> int | None:
@@ -104,8 +110,10 @@ class Store:
         if not create:
             return None
         with self.transaction():
-            cur = self.conn.execute("INSERT INTO repositories (name) VALUES (?)", (repo,))
-        return int(cur.lastrowid or 0)
+            self.conn.execute(
+                "INSERT INTO repositories (name) VALUES (?) ON CONFLICT (name) DO NOTHING", (repo,)
+            )
+        return self.repo_id(repo, create=False)
 
     def repositories(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM repositories ORDER BY name")]
@@ -147,25 +155,23 @@ class Store:
                     counts.unchanged += 1
                     continue
                 row = _pr_row(repo_id, pr, digest)
+                # ON CONFLICT: another writer may have stored this commit since we looked.
+                pr_id = self.conn.execute(
+                    f"INSERT INTO pull_requests ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})"
+                    f" ON CONFLICT (repo_id, sha) DO UPDATE SET"
+                    f" {', '.join(f'{c} = excluded.{c}' for c in row if c not in ('repo_id', 'sha'))}"
+                    " RETURNING id",
+                    tuple(row.values()),
+                ).fetchone()[0]
                 if known:
-                    pr_id = known[0]
-                    self.conn.execute(
-                        f"UPDATE pull_requests SET {', '.join(f'{c} = ?' for c in row)} WHERE id = ?",
-                        (*row.values(), pr_id),
-                    )
                     self.conn.execute("DELETE FROM files WHERE pr_id = ?", (pr_id,))
                     self.conn.execute("DELETE FROM labels WHERE pr_id = ?", (pr_id,))
                     counts.updated += 1
                 else:
-                    cur = self.conn.execute(
-                        f"INSERT INTO pull_requests ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                        tuple(row.values()),
-                    )
-                    pr_id = int(cur.lastrowid or 0)
                     existing[pr.sha] = (pr_id, digest)
                     counts.inserted += 1
                 self.conn.executemany(
-                    "INSERT INTO files (pr_id, position, path, old_path, additions, deletions, binary)"
+                    "INSERT INTO files (pr_id, position, path, old_path, additions, deletions, is_binary)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
                         (pr_id, i, f.path, f.old_path, f.additions, f.deletions, int(f.binary))
@@ -243,7 +249,9 @@ class Store:
         ).fetchall()
         ids = [r[0] for r in rows]
         files = self._children(
-            ids, "SELECT pr_id, path, additions, deletions, old_path, binary FROM files", "position"
+            ids,
+            "SELECT pr_id, path, additions, deletions, old_path, is_binary FROM files",
+            "position",
         )
         labels = self._children(ids, "SELECT pr_id, name FROM labels", "name")
         return [_pr_from_row(r, files.get(r[0], []), labels.get(r[0], [])) for r in rows]

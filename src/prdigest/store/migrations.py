@@ -10,9 +10,13 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from ..errors import StoreError
 from ..timeutil import now, to_iso
+
+if TYPE_CHECKING:
+    from .db import Database
 
 
 @dataclass(frozen=True)
@@ -37,28 +41,38 @@ def available_migrations() -> list[Migration]:
     return found
 
 
-def migrate(conn: sqlite3.Connection) -> list[int]:
-    """Apply pending migrations; returns the numbers applied."""
+def migrate(conn: Database) -> list[int]:
+    """Apply pending migrations; returns the numbers applied.
+
+    Concurrent processes may start at once (several workers): a lock table row
+    serialises them, and each re-reads what is applied once it holds the lock."""
+    conn.begin()
+    conn.lock_schema()
     conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
     )
-    applied = {row[0] for row in conn.execute("SELECT number FROM schema_migrations")}
-    done = []
+    conn.commit()
+    applied = _applied(conn)
+    done: list[int] = []
     for migration in available_migrations():
         if migration.number in applied:
             continue
         try:
-            conn.execute("BEGIN")
+            conn.begin()
+            conn.lock_schema()
+            if migration.number in _applied(conn):
+                conn.rollback()  # another process applied it while we waited
+                continue
             for statement in _statements(migration.sql):
-                conn.execute(statement)
+                conn.execute(conn.adapt_ddl(statement))
             conn.execute(
                 "INSERT INTO schema_migrations (number, name, applied_at) VALUES (?, ?, ?)",
                 (migration.number, migration.name, to_iso(now())),
             )
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            conn.execute("ROLLBACK")
+            conn.commit()
+        except conn.errors as exc:
+            conn.rollback()
             raise StoreError(
                 f"migration {migration.number:04d}_{migration.name} failed: {exc}",
                 "check the database file is a prdigest database and is writable",
@@ -78,3 +92,7 @@ def _statements(sql: str) -> list[str]:
     if current.strip() and not current.strip().startswith("--"):
         statements.append(current.strip())
     return statements
+
+
+def _applied(conn: Database) -> set[int]:
+    return {int(row[0]) for row in conn.execute("SELECT number FROM schema_migrations").fetchall()}

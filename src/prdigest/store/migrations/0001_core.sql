@@ -40,7 +40,7 @@ CREATE TABLE files (
     old_path TEXT,
     additions INTEGER,
     deletions INTEGER,
-    binary INTEGER NOT NULL DEFAULT 0,
+    is_binary INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (pr_id, position)
 );
 

@@ -1,0 +1,90 @@
+"""`prdigest worker` and `prdigest status`: running queued work, and seeing it."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..store.status import repository_status
+from .common import AppContext, StderrReporter, pass_app
+
+
+@click.command("worker")
+@click.option(
+    "--concurrency",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Jobs run at once by this process.",
+)
+@click.option(
+    "--until-empty", is_flag=True, help="Stop when the queue is empty instead of waiting."
+)
+@click.option(
+    "--heartbeat",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Seconds between this worker's heartbeats.",
+)
+@click.option(
+    "--stalled-after",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0.5),
+    help="Seconds without a heartbeat before a worker's jobs are retried elsewhere.",
+)
+@pass_app
+def worker_command(
+    app: AppContext, concurrency: int, until_empty: bool, heartbeat: float, stalled_after: float
+) -> None:
+    """Run queued sync and digest jobs (PostgreSQL store); start one on each machine."""
+    from ..queue import run_worker
+
+    run_worker(
+        app.db,
+        app.config_path,
+        concurrency=concurrency,
+        until_empty=until_empty,
+        heartbeat=heartbeat,
+        stalled_after=stalled_after,
+        reporter=StderrReporter(),
+    )
+
+
+@click.command("status")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@pass_app
+def status_command(app: AppContext, fmt: str) -> None:
+    """Repositories, their PRs and sync cursors, and the job queue."""
+    repos = repository_status(app.store)
+    jobs: list[dict[str, object]] = []
+    if app.store.dialect == "postgresql":
+        from ..queue import queue_counts
+
+        jobs = queue_counts(app.db or "")
+    if fmt == "json":
+        click.echo(json.dumps({"repositories": repos, "jobs": jobs}, indent=2, sort_keys=True))
+        return
+    if not repos:
+        click.echo("no repositories in the store")
+    for repo in repos:
+        span = (
+            f"{repo['first_merged']} … {repo['last_merged']}"
+            if repo["first_merged"]
+            else "no landed PRs"
+        )
+        click.echo(
+            f"{repo['name']}: {repo['pull_requests']} PRs ({span}), {repo['reports']} reports"
+        )
+        for cursor in repo["cursors"]:
+            click.echo(
+                f"  cursor {cursor['source']}: {cursor['value']} (at {cursor['updated_at']})"
+            )
+    if jobs:
+        click.echo("jobs:")
+        for row in jobs:
+            click.echo(f"  {row['task']}: {row['count']} {row['status']}")

@@ -1,0 +1,33 @@
+"""Read-only views of the store for `prdigest status`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import Store
+
+
+def repository_status(store: Store) -> list[dict[str, Any]]:
+    rows = store.conn.execute(
+        "SELECT r.id, r.name, COUNT(p.id), MIN(p.merged_at), MAX(p.merged_at),"
+        " (SELECT COUNT(*) FROM reports t WHERE t.repo_id = r.id)"
+        " FROM repositories r LEFT JOIN pull_requests p ON p.repo_id = r.id"
+        " GROUP BY r.id, r.name ORDER BY r.name"
+    ).fetchall()
+    out = []
+    for repo_id, name, count, first, last, reports in rows:
+        cursors = store.conn.execute(
+            "SELECT source, value, updated_at FROM sync_cursors WHERE repo_id = ? ORDER BY source",
+            (repo_id,),
+        ).fetchall()
+        out.append(
+            {
+                "name": name,
+                "pull_requests": int(count),
+                "first_merged": first,
+                "last_merged": last,
+                "reports": int(reports),
+                "cursors": [{"source": s, "value": v, "updated_at": u} for s, v, u in cursors],
+            }
+        )
+    return out
