@@ -1,13 +1,32 @@
 #!/usr/bin/env bash
-# Install prdigest with its test tools (and Debian's chromium for the browser
-# tests), then run lint, types and the whole test suite.
+# Install prdigest with its test tools, Debian's chromium (browser tests) and
+# PostgreSQL (the store's second backend and the workers), start PostgreSQL,
+# then run lint, types and the whole test suite. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "Installing Debian's chromium for the browser tests…" >&2
+as_root() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing+=(postgresql)
+if [ ${#missing[@]} -gt 0 ] && as_root; then
+  echo "Installing ${missing[*]} from Debian…" >&2
   apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# PostgreSQL: start the packaged cluster and let this user in as a superuser
+# (tests create and drop a database each). Without it those tests skip, saying why.
+if as_root && command -v pg_lsclusters >/dev/null 2>&1; then
+  cluster=$(pg_lsclusters --no-header | awk 'NR==1 {print $1" "$2}')
+  if [ -n "$cluster" ]; then
+    pg_ctlcluster $cluster start 2>/dev/null || true
+    for _ in $(seq 1 30); do pg_isready -q && break; sleep 0.5; done
+    su postgres -c "psql -tAc \"SELECT 1 FROM pg_roles WHERE rolname='$(id -un)'\"" | grep -q 1 \
+      || su postgres -c "createuser --superuser $(id -un)"
+    export PRDIGEST_TEST_PG="${PRDIGEST_TEST_PG:-postgresql:///postgres}"
+  fi
 fi
 
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'

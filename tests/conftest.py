@@ -21,7 +21,8 @@ def _need(path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def _hermetic(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No user config, no real tokens, no stray database."""
+    """No user config (not even a ./prdigest.toml), no real tokens, no stray database."""
+    monkeypatch.chdir(tmp_path)
     for name in (
         "GITHUB_TOKEN",
         "GH_TOKEN",

@@ -35,20 +35,25 @@ def test_malformed_jsonl_line_names_file_and_line(tmp_path: Path, executorch_jso
 
 
 @pytest.mark.parametrize(
-    ("args", "needle"),
+    ("args", "needle", "code"),
     [
-        (["digest", REPO, "--week", "2026-W60"], "invalid week"),
-        (["digest", REPO, "--week", "2026-W07", "--since", "2026-01-01"], "--week"),
-        (["digest", REPO, "--since", "2026-13-01", "--until", "2026-12-01"], "invalid --since"),
-        (["sync", "not-a-repo", "--jsonl", "x.jsonl"], "owner/name"),
-        (["sync", REPO, "--jsonl", "missing.jsonl"], "no such file"),
-        (["sync", REPO, "--jsonl", "a", "--git", "b"], "one source"),
-        (["digest", REPO, "--week", "2026-W07"], "sync first"),
+        (["digest", REPO, "--week", "2026-W60"], "invalid week", 1),
+        (["digest", REPO, "--week", "2026-W07", "--since", "2026-01-01"], "--week", 2),
+        (["digest", REPO, "--since", "2026-13-01", "--until", "2026-12-01"], "invalid --since", 1),
+        (["sync", "not-a-repo", "--jsonl", "x.jsonl"], "owner/name", 1),
+        (["sync", REPO, "--jsonl", "missing.jsonl"], "no such file", 1),
+        (["sync", REPO, "--jsonl", "a", "--git", "b"], "one source", 2),
+        (["digest", REPO, "--week", "2026-W07"], "sync first", 1),
+        (["digest", REPO, "--until", "2026-01-01"], "--until needs --since", 2),
+        (["sync", REPO, "--bogus"], "No such option '--bogus'", 2),
+        (["digest"], "give either REPO or --all", 2),
     ],
 )
-def test_bad_options_are_one_clear_line(tmp_path: Path, args: list[str], needle: str) -> None:
+def test_bad_options_are_one_clear_line(
+    tmp_path: Path, args: list[str], needle: str, code: int
+) -> None:
     result = run_cli(*args, db=tmp_path / "s.db")
-    assert result.exit_code == 1
+    assert result.exit_code == code, "1 for bad values, 2 for usage errors"
     assert needle in _one_error_line(result)
 
 
@@ -77,3 +82,12 @@ def test_version_and_help() -> None:
     assert run_cli("--version").output.startswith("prdigest, version ")
     for command in ("sync", "digest"):
         assert run_cli(command, "--help").exit_code == 0
+
+
+def test_a_window_after_the_data_is_refused(tmp_path: Path, executorch_jsonl: Path) -> None:
+    db = tmp_path / "s.db"
+    run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
+    result = run_cli("digest", REPO, "--week", "2030-W01", db=db)
+    assert result.exit_code == 1
+    assert "newest landed PR is from 2026-08-22" in _one_error_line(result)
+    assert run_cli("status", db=db).stdout.count("0 reports") == 1, "nothing was stored"

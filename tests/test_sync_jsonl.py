@@ -91,3 +91,18 @@ def test_killed_sync_resumes_and_equals_a_clean_sync(
     assert resumed.exit_code == 0
     assert f"{8151 - kept} read" in resumed.stderr, "the second run starts where the first stopped"
     assert table_rows(db, *TABLES) == table_rows(clean, *TABLES)
+
+
+def test_a_later_sync_can_reach_back_before_an_earlier_since(
+    tmp_path: Path, executorch_jsonl: Path
+) -> None:
+    db = tmp_path / "s.db"
+    recent = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), "--since", "2026-06-01", db=db)
+    assert recent.exit_code == 0
+    kept = _count(db)
+    assert 0 < kept < 8151
+    again = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), "--since", "2026-07-01", db=db)
+    assert "0 read" in again.stderr, "a later --since is covered by what was read"
+    everything = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
+    assert "8151 read" in everything.stderr, "older history was skipped, so it is read now"
+    assert _count(db) == 8151

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 import signal
 import subprocess
 import sys
@@ -12,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from fakes.github_server import FakeGitHub, github_pulls, load_records
 from helpers import run_cli, table_rows
 
 pytest.importorskip("procrastinate", reason="the postgres extra is not installed")
@@ -19,31 +18,24 @@ import psycopg  # noqa: E402
 
 REPOS = [f"acme/part{i}" for i in range(10)]
 WEEKS = ["2026-W06", "2026-W07"]
-CONTENT = ("pull_requests", "files", "labels")
+CONTENT = ("pull_requests", "files", "labels", "github_pull_requests")
+SINCE = "2026-01-15"
 
 
-def _split(source: Path, folder: Path) -> dict[str, Path]:
-    """The real executorch records dealt round-robin into ten repositories."""
-    parts: dict[str, list[str]] = {repo: [] for repo in REPOS}
-    with gzip.open(source, "rt", encoding="utf-8") as handle:
-        for i, line in enumerate(handle):
-            record = json.loads(line)
-            if record["committed_at"] < "2026-01-01":
-                continue
-            repo = REPOS[i % len(REPOS)]
-            record["repo"] = repo
-            parts[repo].append(json.dumps(record))
-    paths = {}
-    for repo, lines in parts.items():
-        paths[repo] = folder / f"{repo.replace('/', '_')}.jsonl"
-        paths[repo].write_text("\n".join(lines) + "\n")
-    return paths
+def _fake_github(source: Path) -> FakeGitHub:
+    """The real executorch records since SINCE, dealt round-robin into ten repositories,
+    served by a fake GitHub (GraphQL with a token) that answers a little slowly."""
+    records = [r for r in load_records(source) if r["committed_at"] >= SINCE]
+    repos = {repo: github_pulls(records[i :: len(REPOS)], repo) for i, repo in enumerate(REPOS)}
+    return FakeGitHub(repos, latency=0.02)
 
 
-def _config(folder: Path, paths: dict[str, Path]) -> Path:
+def _config(folder: Path, api_url: str) -> Path:
     config = folder / "prdigest.toml"
     config.write_text(
-        "".join(f'[repos."{repo}"]\njsonl = "{path}"\n' for repo, path in paths.items())
+        "".join(
+            f'[repos."{repo}"]\ngithub_api_url = "{api_url}"\nsince = "{SINCE}"\n' for repo in REPOS
+        )
     )
     return config
 
@@ -86,10 +78,16 @@ def _reports(db_rows: dict[str, list[tuple[object, ...]]]) -> list[tuple[object,
 
 
 def test_killed_worker_loses_nothing_and_doubles_nothing(
-    tmp_path: Path, postgres_url: str, executorch_jsonl: Path
+    tmp_path: Path,
+    postgres_url: str,
+    executorch_jsonl: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> None:
-    paths = _split(executorch_jsonl, tmp_path)
-    config = _config(tmp_path, paths)
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_fake_team_token")
+    fake = _fake_github(executorch_jsonl).start()
+    request.addfinalizer(fake.stop)
+    config = _config(tmp_path, fake.url)
 
     # The single-process run, on SQLite.
     single = tmp_path / "single.db"

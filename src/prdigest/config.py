@@ -6,14 +6,75 @@ Each feature reads its own table (`[llm]`, `[site]`, `[repos."owner/name"]`);
 
 from __future__ import annotations
 
+import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
 
 DEFAULT_CONFIG_FILE = "prdigest.toml"
+
+# A key's check: (what it must be, test). Tables nested deeper (`[site]`, rule lists) are
+# checked by the feature that reads them; this only catches what no one else would.
+Check = tuple[str, Callable[[Any], bool]]
+
+
+def _is_int(value: Any, minimum: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+def _is_number(value: Any, minimum: float, above: bool = False) -> bool:
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    return ok and (value > minimum if above else value >= minimum)
+
+
+def _is_day(value: Any) -> bool:
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return True  # an unquoted TOML date
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_rule_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, dict) for item in value)
+
+
+STRING: Check = ("a string", lambda v: isinstance(v, str))
+REPO_KEYS: dict[str, Check] = {
+    "profile": STRING,
+    "model": STRING,
+    "git": STRING,
+    "jsonl": STRING,
+    "ref": STRING,
+    "since": ("a date YYYY-MM-DD", _is_day),
+    "github_api_url": STRING,
+    "api": ('"auto", "rest" or "graphql"', lambda v: v in ("auto", "rest", "graphql")),
+    "areas": ("an array of tables, written [[…areas]]", _is_rule_list),
+    "kinds": ("an array of tables, written [[…kinds]]", _is_rule_list),
+}
+LLM_KEYS: dict[str, Check] = {
+    "base_url": STRING,
+    "model": STRING,
+    "context": ("an integer of at least 1024", lambda v: _is_int(v, 1024)),
+    "concurrency": ("an integer of at least 1", lambda v: _is_int(v, 1)),
+    "timeout": ("a number of seconds above 0", lambda v: _is_number(v, 0, above=True)),
+    "max_retries": ("an integer of at least 0", lambda v: _is_int(v, 0)),
+    "backoff": ("a number of at least 0", lambda v: _is_number(v, 0)),
+    "temperature": ("a number of at least 0", lambda v: _is_number(v, 0)),
+    "prompts_dir": STRING,
+    "strict": ("true or false", lambda v: isinstance(v, bool)),
+}
+TOP_LEVEL = ("llm", "repos", "site")
+REPO_NAME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 
 
 @dataclass(frozen=True)
@@ -57,4 +118,56 @@ def load_config(path: str | None) -> Config:
         raise ConfigError(f"{chosen}: invalid TOML: {exc}", "fix the file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{chosen}: cannot read: {exc}", "check the file's permissions") from None
+    problems = config_problems(data)
+    if problems:
+        raise ConfigError(
+            f"{chosen}: {'; '.join(problems)}", "fix these keys (see docs/configuration.md)"
+        )
     return Config(data, chosen)
+
+
+def config_problems(data: dict[str, Any]) -> list[str]:
+    """Every structural problem of a parsed config file, in file order."""
+    problems: list[str] = []
+    for name, value in data.items():
+        if name not in TOP_LEVEL:
+            problems.append(
+                f"[{name}] is not a known table (known: {', '.join(TOP_LEVEL)})"
+                if isinstance(value, dict)
+                else f"{name} is not a known setting (top-level tables: {', '.join(TOP_LEVEL)})"
+            )
+        elif not isinstance(value, dict):
+            problems.append(f"{name} must be a table written [{name}], got {_show(value)}")
+    repos = data.get("repos")
+    if isinstance(repos, dict):
+        for repo, settings in repos.items():
+            where = f'[repos."{repo}"]'
+            if not REPO_NAME.fullmatch(repo):
+                problems.append(f"{where}: {repo!r} is not a repository name written owner/name")
+            if isinstance(settings, dict):
+                _check_keys(settings, REPO_KEYS, where, problems)
+            else:
+                problems.append(f"{where} must be a table, got {_show(settings)}")
+    llm = data.get("llm")
+    if isinstance(llm, dict):
+        _check_keys(llm, LLM_KEYS, "[llm]", problems)
+    return problems
+
+
+def _check_keys(
+    table: dict[str, Any], checks: dict[str, Check], where: str, out: list[str]
+) -> None:
+    for key, value in table.items():
+        check = checks.get(key)
+        if check is None:
+            out.append(f"{where}.{key} is not a known key (known: {', '.join(checks)})")
+        elif not check[1](value):
+            out.append(f"{where}.{key} must be {check[0]}, got {_show(value)}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return f"an array {value!r}" if len(repr(value)) <= 40 else "an array"
+    return repr(value)

@@ -6,6 +6,8 @@ from __future__ import annotations
 class PrdigestError(Exception):
     """Base of every error prdigest reports to a user (exit code 1)."""
 
+    exit_code = 1
+
     def __init__(self, what: str, fix: str | None = None) -> None:
         self.what = what
         self.fix = fix
@@ -14,6 +16,12 @@ class PrdigestError(Exception):
 
 class ConfigError(PrdigestError):
     """Invalid configuration, option or command-line value."""
+
+
+class UsageError(ConfigError):
+    """Options that do not go together (exit code 2, like any usage error)."""
+
+    exit_code = 2
 
 
 class SourceError(PrdigestError):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,16 +56,21 @@ class StderrReporter:
             click.echo(f"\r  {done}{suffix} {what}", err=True, nl=False)
 
     def info(self, message: str) -> None:
+        """Running commentary: a terminal shows it; a log keeps only warnings and the summary."""
         if self.tty:
-            click.echo(f"\r{message}", err=True)
+            self._clear_line()
+            click.echo(message, err=True)
 
     def warn(self, message: str) -> None:
         click.echo(f"Warning: {message}", err=True)
 
     def done(self, message: str) -> None:
+        self._clear_line()
+        click.echo(message, err=True)
+
+    def _clear_line(self) -> None:
         if self.tty:
             click.echo("\r\033[K", err=True, nl=False)
-        click.echo(message, err=True)
 
 
 def source_options(func: F) -> F:
@@ -135,12 +139,3 @@ def emit(text: str, out: Path | None) -> None:
     if out.is_dir():
         raise ConfigError(f"--out {out} is a directory", "give a file path")
     write_atomic(out, text)
-
-
-def env_or(value: str | None, *names: str) -> str | None:
-    if value:
-        return value
-    for name in names:
-        if os.environ.get(name):
-            return os.environ[name]
-    return None

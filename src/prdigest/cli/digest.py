@@ -10,13 +10,13 @@ from typing import Any
 import click
 
 from .. import pipeline
-from ..errors import ConfigError
+from ..errors import UsageError
 from ..timeutil import Window, iso_week_window, window_between
 from .common import AppContext, StderrReporter, emit, pass_app, source_options, source_spec
 
 
 @click.command("digest")
-@click.argument("repo")
+@click.argument("repo", required=False)
 @source_options
 @click.option(
     "--week", metavar="YYYY-Www", help="ISO week, e.g. 2026-W07 (default: the last complete week)."
@@ -38,6 +38,55 @@ from .common import AppContext, StderrReporter, emit, pass_app, source_options, 
     "--profile", "profile_name", help="Classification profile (default: chosen per repository)."
 )
 @click.option("--out", type=click.Path(path_type=Path), help="Write to FILE instead of stdout.")
+@click.option(
+    "--llm-base-url",
+    "llm_base_url",
+    envvar="OPENAI_BASE_URL",
+    metavar="URL",
+    help="OpenAI-compatible server, e.g. http://localhost:11434/v1 (env OPENAI_BASE_URL).",
+)
+@click.option(
+    "--llm-model",
+    "llm_model",
+    envvar="PRDIGEST_LLM_MODEL",
+    metavar="NAME",
+    help="Model name (env PRDIGEST_LLM_MODEL).",
+)
+@click.option(
+    "--llm-concurrency",
+    "llm_concurrency",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Requests in flight at once (default 2).",
+)
+@click.option(
+    "--llm-context",
+    "llm_context",
+    type=click.IntRange(min=1024),
+    metavar="TOKENS",
+    help="Token budget of one request, prompt and answer (default 8192).",
+)
+@click.option(
+    "--strict",
+    "llm_strict",
+    is_flag=True,
+    help="Fail instead of falling back or dropping unverifiable claims.",
+)
+@click.option("--refresh", "llm_refresh", is_flag=True, help="Ignore cached LLM replies.")
+@click.option(
+    "--count",
+    "count_mode",
+    type=click.Choice(["merged", "opened", "all"]),
+    default="merged",
+    show_default=True,
+    help="Which PRs belong to the window: merged in it, opened in it (needs GitHub data), or either.",
+)
+@click.option(
+    "--all",
+    "all_repos",
+    is_flag=True,
+    help="Queue the window's digest of every repository in prdigest.toml for `prdigest worker`.",
+)
 @pass_app
 def digest_command(
     app: AppContext,
@@ -48,11 +97,20 @@ def digest_command(
     fmt: str,
     profile_name: str | None,
     out: Path | None,
+    all_repos: bool,
     **kwargs: Any,
 ) -> None:
     """Write the digest of one window of REPO's pull requests."""
     since_text = kwargs.get("since_text")
     window = _window(week, since_text, until_text)
+    if all_repos == bool(repo):
+        raise UsageError(
+            "give either REPO or --all", "e.g. prdigest digest pytorch/executorch --week 2026-W07"
+        )
+    if all_repos:
+        _queue_all(app, window)
+        return
+    assert repo is not None
     # --since names the window here; the sync before the digest reads all history,
     # which first-time authors and trends need (and which is incremental anyway).
     spec = dataclasses.replace(source_spec(kwargs), since=None)
@@ -70,6 +128,7 @@ def digest_command(
         profile_name=profile_name,
         llm_options=llm_options,
         reporter=reporter,
+        count_mode=kwargs.pop("count_mode", "merged"),
     )
     text = (
         json.dumps(outcome.context, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -79,20 +138,37 @@ def digest_command(
     emit(text, out)
     counts = outcome.context.get("counts", {})
     reporter.done(
-        f"digest of {repo} for {outcome.report.window_start}..{outcome.report.window_end}: "
-        f"{counts.get('prs', 0)} PRs, written by the {outcome.report.writer} writer"
+        "; ".join(
+            [
+                f"digest of {repo} for {outcome.report.window_start}..{outcome.report.window_end}: "
+                f"{counts.get('prs', 0)} PRs, written by the {outcome.report.writer} writer",
+                *outcome.notes,
+            ]
+        )
     )
 
 
 def _window(week: str | None, since: str | None, until: str | None) -> Window | None:
     if week and (since or until):
-        raise ConfigError(
+        raise UsageError(
             "--week was given with --since/--until", "give either --week or --since and --until"
         )
     if week:
         return iso_week_window(week)
     if until and not since:
-        raise ConfigError("--until needs --since", "give both --since and --until, or --week")
+        raise UsageError("--until needs --since", "give both --since and --until, or --week")
     if since and until:
         return window_between(since, until)
     return None
+
+
+def _queue_all(app: AppContext, window: Window | None) -> None:
+    from ..queue import enqueue_digests
+
+    if window is None:
+        raise UsageError("--all needs a window", "add --week YYYY-Www or --since/--until")
+    repos = pipeline.configured_repos(app.config)
+    jobs = enqueue_digests(app.db, repos, [window])
+    click.echo(
+        f"queued {sum(1 for j in jobs if j)} digest jobs for {len(repos)} repositories", err=True
+    )

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from .. import pipeline
-from ..errors import ConfigError
+from ..errors import UsageError
 from .common import AppContext, StderrReporter, pass_app, source_options, source_spec
 
 
@@ -29,7 +29,7 @@ def sync_command(
     spec = source_spec(kwargs)
     reporter = StderrReporter()
     if all_repos == bool(repo):
-        raise ConfigError(
+        raise UsageError(
             "give either REPO or --all", "e.g. prdigest sync pytorch/executorch --git PATH"
         )
     if repo:
@@ -37,7 +37,7 @@ def sync_command(
         reporter.done(pipeline.sync(app.store, repo, spec, reporter).summary())
         return
     if spec.given:
-        raise ConfigError(
+        raise UsageError(
             "--all takes each repository's source from prdigest.toml", "drop --git/--jsonl"
         )
     repos = pipeline.configured_repos(app.config)

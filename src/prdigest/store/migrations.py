@@ -7,6 +7,7 @@ transaction. Never edit a released file: add the next number.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from dataclasses import dataclass
 from importlib import resources
@@ -44,15 +45,24 @@ def available_migrations() -> list[Migration]:
 def migrate(conn: Database) -> list[int]:
     """Apply pending migrations; returns the numbers applied.
 
-    Concurrent processes may start at once (several workers): a lock table row
-    serialises them, and each re-reads what is applied once it holds the lock."""
-    conn.begin()
-    conn.lock_schema()
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations ("
-        " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    conn.commit()
+    Concurrent processes may start at once (several workers): a lock serialises
+    them, and each re-reads what is applied once it holds the lock."""
+    try:
+        conn.begin()
+        conn.lock_schema()
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        conn.commit()
+    except conn.errors as exc:
+        with contextlib.suppress(*conn.errors):
+            conn.rollback()
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise StoreError(
+            f"cannot prepare the database: {reason}",
+            "point --db at a prdigest database (or a new path) that this user may write",
+        ) from exc
     applied = _applied(conn)
     done: list[int] = []
     for migration in available_migrations():

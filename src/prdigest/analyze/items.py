@@ -1,0 +1,172 @@
+"""Per-PR facts the analysis works from, computed once per PR (never per pair)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..models import Classification, PullRequest
+from .claims import find_claims
+from .cleaning import VERB_NOUNS, CleanTitle, clean_title, series_key, theme_tags
+from .symbols import find_symbols
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*[A-Za-z0-9+]|[A-Za-z]")
+_STACK_LINE = re.compile(r"(?m)^\s*\*\s*(?:__->__\s*)?#(\d+)\s*$")
+_BC_WORDS = re.compile(
+    r"(?i)\b(bc[- ]?breaking|backwards?[- ]incompatible|breaking change|deprecat\w*|remove (?:support|the deprecated))\b"
+)
+_LOW_VALUE = re.compile(
+    r"(?i)\b(lint|format(?:ting)?|typo|bump|pin|nit|docformatter|pyre|flake8|clang-format|comment)\b"
+)
+
+STOPWORDS = frozenset(
+    """a an the and or of to in on for with from by at as is are be been it its this that these those
+    into via when if not no new use using used more some all any only also than then so do does
+    ez be up out via vs per e g ie eg etc et executorch torchao pytorch pr prs re re-submit resubmit
+    support supports test tests op ops operator operators backend backends case cases code file files
+    issue issues change changes minor small other misc default different missing""".split()
+)
+
+_KIND_WEIGHT = {
+    "bc_breaking": 2.0,
+    "new_features": 1.0,
+    "performance": 1.0,
+    "improvements": 0.4,
+    "bug_fixes": 0.3,
+    "deprecation": 1.0,
+    "docs": -0.6,
+    "devs": -0.4,
+    "not_user_facing": -0.6,
+}
+
+
+@dataclass
+class Item:
+    pr: PullRequest
+    cls: Classification
+    clean: CleanTitle
+    key: str
+    tags: list[str]
+    terms: set[str]
+    symbols: list[str]
+    home: str
+    claims: list[str]
+    stack: tuple[int, ...]
+    bc_breaking: bool
+    score: float = 0.0
+    revert_of: int | None = None
+    reland_of: int | None = None
+    is_revert: bool = False
+    is_reland: bool = False
+    reverted: bool = False  # undone by a revert landed in the same window
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def number(self) -> int | None:
+        return self.pr.number
+
+    @property
+    def lines(self) -> int:
+        return self.pr.additions + self.pr.deletions
+
+
+def symbol_stem(symbol: str) -> str:
+    """`op_registry.py` → `op_registry`; `torch.compile()` → `torch.compile`."""
+    stem = symbol.rstrip("()").lower()
+    return re.sub(
+        r"\.(py|pyi|cpp|cc|c|h|hpp|mm|cu|glsl|yml|yaml|md|sh|txt|json|toml|bzl)$", "", stem
+    )
+
+
+def terms_of(clean: CleanTitle, symbols: Sequence[str], tags: Sequence[str]) -> set[str]:
+    """Words, code symbols (by stem) and tags of a title, lower-cased: what TF-IDF weighs."""
+    terms = {symbol_stem(s) for s in symbols}
+    text = clean.text
+    for symbol in sorted(symbols, key=len, reverse=True):  # words of a symbol are not words
+        text = text.replace(symbol, " ")
+    for word in _WORD.findall(text):
+        low = word.lower()
+        if len(low) >= 2 and low not in STOPWORDS and low not in VERB_NOUNS and not low.isdigit():
+            terms.add(low)
+    terms.update(f"[{t}]" for t in tags)
+    return terms
+
+
+def home_directory(pr: PullRequest) -> str:
+    """The deepest directory holding at least 60% of the PR's files ('' for the root)."""
+    paths = [f.path for f in pr.files]
+    if not paths:
+        return ""
+    counts: Counter[str] = Counter()
+    for path in paths:
+        parts = path.split("/")[:-1]
+        for depth in range(1, min(len(parts), 6) + 1):
+            counts["/".join(parts[:depth])] += 1
+    need = 0.6 * len(paths)
+    best = ""
+    for directory, n in counts.items():
+        if n >= need and (
+            directory.count("/") > best.count("/")
+            or (directory.count("/") == best.count("/") and directory < best)
+        ):
+            best = directory
+    return best
+
+
+def title_terms(pr: PullRequest) -> set[str]:
+    """The TF-IDF terms of a title alone (for background windows: no claims, no paths)."""
+    clean = clean_title(pr.title, pr.number)
+    return terms_of(clean, find_symbols(clean.text), theme_tags(clean.tags))
+
+
+def build_item(pr: PullRequest, cls: Classification) -> Item:
+    clean = clean_title(pr.title, pr.number)
+    symbols = find_symbols(clean.text)
+    tags = theme_tags(clean.tags)
+    stack = (
+        tuple(sorted({int(n) for n in _STACK_LINE.findall(pr.body)}))
+        if "ghstack" in pr.body
+        else ()
+    )
+    return Item(
+        pr=pr,
+        cls=cls,
+        clean=clean,
+        key=series_key(clean.text),
+        tags=tags,
+        terms=terms_of(clean, symbols, tags),
+        symbols=symbols,
+        home=home_directory(pr),
+        claims=find_claims(pr.title, pr.body),
+        stack=stack,
+        bc_breaking=bool(
+            _BC_WORDS.search(pr.title) or "bc-breaking" in {label.lower() for label in pr.labels}
+        ),
+    )
+
+
+def notable_score(item: Item) -> float:
+    """Evidence that a PR matters: size, stated impact, BC-breaking words, kind."""
+    score = math.log1p(item.lines) * 0.6 + math.log1p(len(item.pr.files)) * 0.4
+    score += 2.5 if item.claims else 0.0
+    score += 2.0 if item.bc_breaking else 0.0
+    score += _KIND_WEIGHT.get(item.cls.kind, 0.0)
+    score += 0.6 if item.symbols else 0.0
+    if _LOW_VALUE.search(item.clean.text):
+        score -= 1.5
+    if item.is_revert or item.reverted:
+        score -= 4.0
+    return round(score, 6)
+
+
+def inverse_document_frequency(documents: Iterable[set[str]]) -> dict[str, float]:
+    """Smoothed IDF over title terms: the window and the previous one as background."""
+    df: Counter[str] = Counter()
+    total = 0
+    for terms in documents:
+        total += 1
+        df.update(terms)
+    return {term: math.log((total + 1) / (n + 1)) + 1.0 for term, n in df.items()}

@@ -1,0 +1,50 @@
+"""Classification: every PR gets an area and a kind, and the rule (or model) that decided.
+
+    from prdigest.classify import profile_for
+    profile = profile_for("pytorch/executorch", config)
+    labels = profile.classify_all(prs)          # same order as prs
+
+Rules are data (built-in profiles in `classify/profiles/*.toml`, user rules in
+prdigest.toml); see docs/classification.md.
+"""
+
+from __future__ import annotations
+
+from .base import AreaKindModel, ModelPrediction, Profile
+from .generic import GenericProfile, derive_areas
+from .profiles import (
+    builtin_profile_for_repo,
+    builtin_profile_names,
+    load_profile,
+    parse_profile_text,
+    profile_for,
+)
+from .reverts import Link, link_relands, link_reverts
+from .rules import AreaRule, Decision, KindRule, RuleEngine
+from .spec import normalize_kind, normalize_name
+from .titles import TitleInfo, normalize_tag, parse_title
+
+__all__ = [
+    "AreaKindModel",
+    "AreaRule",
+    "Decision",
+    "GenericProfile",
+    "KindRule",
+    "Link",
+    "ModelPrediction",
+    "Profile",
+    "RuleEngine",
+    "TitleInfo",
+    "builtin_profile_for_repo",
+    "builtin_profile_names",
+    "derive_areas",
+    "link_relands",
+    "link_reverts",
+    "load_profile",
+    "normalize_kind",
+    "normalize_name",
+    "normalize_tag",
+    "parse_profile_text",
+    "parse_title",
+    "profile_for",
+]

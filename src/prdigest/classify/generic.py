@@ -1,0 +1,344 @@
+"""The generic profile: areas derived from the paths a repository's PRs actually touch.
+
+Given the PRs to classify (the pipeline passes the window plus the previous one), it
+1. files CI, build, docs and test plumbing under fallback areas (Build/CI, Docs, Tests);
+2. makes every other top-level directory an area, and splits a directory into its
+   children when it is a container (`src/`, `backends/`, `packages/`, a package root
+   such as `torchao/`) or holds a large share of the PRs — repeatedly, up to depth 3;
+   children too small to stand alone stay in their parent's area;
+3. maps `test/<x>/…` and `benchmarks/<x>/…` onto the area of `<pkg>/<x>/…` when one
+   exists, so tests and benchmarks count for the component they exercise.
+Deterministic: the same PRs give the same areas.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from ..models import Classification, PullRequest
+from .base import AreaKindModel, Profile
+from .globs import compile_globs
+from .rules import AreaRule, KindRule, RuleEngine
+from .titles import normalize_tag
+
+ORIGIN = "generic"
+MAX_DEPTH = 3
+SPLIT_SHARE = 0.15  # a directory touched by this share of PRs is split into its children
+MIN_CHILD_SHARE = 0.005
+MIN_CHILD_PRS = 3
+
+CI_DIRS = frozenset(
+    (
+        ".azure-pipelines .buildkite .ci .circleci .claude .devcontainer .github .gitlab "
+        ".husky .idea .vscode ci"
+    ).split()
+)
+BUILD_DIRS = frozenset(
+    (
+        "build cmake deps dist docker infra packaging requirements scripts shim shim_et "
+        "third-party third_party thirdparty tools vendor"
+    ).split()
+)
+DOC_DIRS = frozenset(("doc docs documentation notebooks site tutorial tutorials website").split())
+TEST_DIRS = frozenset(("__tests__ e2e spec specs test testing tests").split())
+MIRROR_DIRS = frozenset(("bench benchmark benchmarks test tests").split())
+CONTAINERS = frozenset(
+    (
+        "apps backends cmd components contrib crates examples experimental extension "
+        "extensions integrations internal lib libs modules packages pkg plugins prototype "
+        "providers services src"
+    ).split()
+)
+DOC_EXTENSIONS = (".md", ".rst", ".txt", ".adoc", ".ipynb")
+ACRONYMS = frozenset(
+    (
+        "ao aoti api apis awq ci cli cpp cpu cuda db dsp exir fp4 fp8 gguf gptq gpu hf hip "
+        "hqq http io ir jit js llm mlx mps mx mxfp8 nn npu nvfp4 nxp onnx pt2e qat qnn rocm "
+        "sam2 sdk sql tosa tpu ts ui vgf vm xnnpack xpu"
+    ).split()
+)
+SPECIAL_CASE = {
+    "moe": "MoE",
+    "ios": "iOS",
+    "macos": "macOS",
+    "pytorch": "PyTorch",
+    "executorch": "ExecuTorch",
+    "torchao": "torchao",
+    "csrc": "C++/CUDA sources",
+    "aoti": "AOTI",
+}
+
+FALLBACKS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
+    (
+        "Build/CI",
+        "CI workflows, build system, packaging and tooling",
+        ("ci", "build", "cmake", "lint", "release", "infra", "deps"),
+        tuple(f"{d}/**" for d in sorted(CI_DIRS | BUILD_DIRS))
+        + (
+            "**/CMakeLists.txt",
+            "**/*.cmake",
+            "**/*.bzl",
+            "**/BUCK",
+            "**/TARGETS",
+            "**/BUILD",
+            "**/BUILD.bazel",
+        ),
+    ),
+    (
+        "Docs",
+        "Documentation, READMEs and tutorials",
+        ("doc", "docs", "documentation", "readme"),
+        tuple(f"{d}/**" for d in sorted(DOC_DIRS))
+        + tuple(f"**/*{ext}" for ext in DOC_EXTENSIONS if ext != ".txt"),
+    ),
+    (
+        "Tests",
+        "Test suites and test utilities",
+        ("test", "tests", "testing"),
+        ("test/**", "tests/**", "spec/**", "**/test/**", "**/tests/**", "**/__tests__/**"),
+    ),
+)
+
+
+_FALLBACK_NAMES = tuple(name for name, *_ in FALLBACKS)
+
+
+class GenericProfile(Profile):
+    """`engine_for(prs)` derives the areas; `area_names()` shows those of the last batch."""
+
+    def __init__(
+        self,
+        user_areas: Sequence[AreaRule],
+        kinds: Sequence[KindRule],
+        model: AreaKindModel | None = None,
+        model_path: str | None = None,
+    ) -> None:
+        self._user_areas = tuple(user_areas)
+        self._kinds = tuple(kinds)
+        engine = RuleEngine(ORIGIN, self._user_areas + _fallback_rules(), self._kinds)
+        super().__init__(
+            ORIGIN,
+            engine,
+            "Areas derived from the repository's own layout",
+            (),
+            [name for name, *_ in FALLBACKS],
+            model=model,
+            model_path=model_path,
+        )
+
+    def engine_for(self, prs: Sequence[PullRequest]) -> RuleEngine:
+        derived = derive_areas(prs)
+        self.engine = RuleEngine(
+            ORIGIN, self._user_areas + tuple(derived) + _fallback_rules(), self._kinds
+        )
+        self._profile_areas = tuple(rule.name for rule in derived) + _FALLBACK_NAMES
+        return self.engine
+
+    def classify_all(self, prs: Sequence[PullRequest]) -> list[Classification]:
+        results = super().classify_all(prs)
+        # Display order: busiest area first (ties by name), the fallbacks last.
+        counts = Counter(result.area for result in results)
+        derived = [name for name in self._profile_areas if name not in _FALLBACK_NAMES]
+        ranked = sorted(dict.fromkeys(derived), key=lambda name: (-counts[name], name))
+        self._profile_areas = tuple(ranked) + _FALLBACK_NAMES
+        return results
+
+
+def derive_areas(prs: Sequence[PullRequest]) -> list[AreaRule]:
+    """Area rules (deepest keys first, so first-match finds the most specific) for these PRs."""
+    touches = _touches(prs)
+    total = max(1, len(prs))
+    package_roots = _package_roots(touches, total)
+    keys = _choose_keys(touches, total, package_roots)
+    stripped = {key: _strip_root(key, package_roots) for key in keys}
+    mirror_roots = sorted(d for d in MIRROR_DIRS if (d,) in touches)
+    names = _names(keys, stripped)
+    leaf_counts = Counter(key[-1] for key in keys)
+    rules = []
+    for key in sorted(keys, key=lambda k: (-len(k), k)):
+        path = "/".join(key)
+        globs = [f"{path}/**"]
+        tail = "/".join(stripped[key])
+        if stripped[key] and key[0] not in MIRROR_DIRS:
+            globs += [f"{root}/{tail}/**" for root in mirror_roots] + [
+                f"{root}/test_{stripped[key][-1]}*" for root in mirror_roots
+            ]
+        tags = [normalize_tag(key[-1])] if leaf_counts[key[-1]] == 1 and len(key[-1]) >= 3 else []
+        rules.append(
+            AreaRule(
+                name=names[key],
+                origin=ORIGIN,
+                description=f"Changes under {path}/",
+                title_tags=frozenset(tag for tag in tags if tag not in _RESERVED_TAGS),
+                paths=compile_globs(globs),
+                path_globs=tuple(globs),
+            )
+        )
+    return _merge_same_names(rules)
+
+
+_RESERVED_TAGS = frozenset(
+    {"test", "tests", "docs", "doc", "ci", "build", "src", "lib", "core", "common", "utils", "misc"}
+)
+
+
+def _touches(prs: Sequence[PullRequest]) -> Counter[tuple[str, ...]]:
+    """PRs touching each directory prefix (each PR counted once per prefix)."""
+    counts: Counter[tuple[str, ...]] = Counter()
+    for pr in prs:
+        seen: set[tuple[str, ...]] = set()
+        for change in pr.files:
+            parts = change.path.split("/")[:-1]  # directories only
+            for depth in range(1, min(len(parts), MAX_DEPTH + 1) + 1):
+                seen.add(tuple(parts[:depth]))
+        counts.update(seen)
+    return counts
+
+
+def _is_plumbing(name: str) -> bool:
+    return (
+        name in CI_DIRS
+        or name in BUILD_DIRS
+        or name in DOC_DIRS
+        or name in TEST_DIRS
+        or name.startswith(".")
+    )
+
+
+def _package_roots(touches: Counter[tuple[str, ...]], total: int) -> set[tuple[str, ...]]:
+    """`src/<pkg>` and top-level directories that hold most of the code (e.g. `torchao/`)."""
+    roots: set[tuple[str, ...]] = {key for key in touches if len(key) == 2 and key[0] == "src"}
+    tops = [
+        key
+        for key in touches
+        if len(key) == 1 and not _is_plumbing(key[0]) and key[0] not in MIRROR_DIRS
+    ]
+    for key in tops:
+        children = [k for k in touches if len(k) == 2 and k[0] == key[0]]
+        if touches[key] >= 0.3 * total and len(children) >= 3 and key[0] not in CONTAINERS:
+            roots.add(key)
+    return roots
+
+
+def _choose_keys(
+    touches: Counter[tuple[str, ...]], total: int, roots: set[tuple[str, ...]]
+) -> list[tuple[str, ...]]:
+    keys: list[tuple[str, ...]] = []
+    children_of: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for candidate in touches:
+        if len(candidate) > 1:
+            children_of.setdefault(candidate[:-1], []).append(candidate)
+    pending: list[tuple[str, ...]] = [
+        key
+        for key in touches
+        if len(key) == 1 and not _is_plumbing(key[0]) and key[0] not in TEST_DIRS
+    ]
+    while pending:
+        key = pending.pop()
+        children = children_of.get(key, [])
+        big = [
+            k
+            for k in children
+            if touches[k] >= max(MIN_CHILD_PRS, MIN_CHILD_SHARE * total) and not _is_plumbing(k[-1])
+        ]
+        # Size alone splits only top-level directories and those right below a package root:
+        # `backends/arm` stays one area however busy it is, `torchao/quantization` splits.
+        sized = len(key) == 1 or key[:-1] in roots
+        split = (
+            len(key) < MAX_DEPTH
+            and big
+            and (
+                key in roots
+                or key[-1] in CONTAINERS
+                or (len(key) == 1 and key[0] == "src")
+                or (sized and touches[key] >= SPLIT_SHARE * total and len(big) >= 2)
+            )
+        )
+        if split:
+            pending.extend(big)
+            if touches[key] > sum(touches[k] for k in big) or len(big) < len(children):
+                keys.append(key)  # what the children leave keeps the parent's area
+        else:
+            keys.append(key)
+    return keys
+
+
+def _strip_root(key: tuple[str, ...], roots: set[tuple[str, ...]]) -> tuple[str, ...]:
+    for depth in (2, 1):
+        if key[:depth] in roots and len(key) > depth:
+            return key[depth:]
+    return () if key in roots else key
+
+
+def _names(
+    keys: list[tuple[str, ...]], stripped: dict[tuple[str, ...], tuple[str, ...]]
+) -> dict[tuple[str, ...], str]:
+    names = {}
+    for key in keys:
+        parts = stripped[key] or key[-1:]
+        if parts and parts[0] == "src" and len(parts) > 1:
+            parts = parts[1:]
+        words = [_pretty(part) for part in parts[-2:]]
+        names[key] = ": ".join(words) if len(words) == 2 else words[0]
+    return names
+
+
+def _pretty(part: str) -> str:
+    if any(c.isupper() for c in part):
+        return part
+    words = [w for w in re.split(r"[_\-\s.]+", part) if w]
+    pretty = (
+        SPECIAL_CASE.get(w) or (w.upper() if w in ACRONYMS else w[:1].upper() + w[1:])
+        for w in words
+    )
+    return " ".join(pretty) or part
+
+
+def _merge_same_names(rules: list[AreaRule]) -> list[AreaRule]:
+    """Two keys that pretty-print alike (`src/foo`, `foo`) become one area."""
+    merged: dict[str, AreaRule] = {}
+    order: list[str] = []
+    for rule in rules:
+        if rule.name in merged:
+            old = merged[rule.name]
+            globs = old.path_globs + rule.path_globs
+            merged[rule.name] = AreaRule(
+                rule.name,
+                ORIGIN,
+                old.description,
+                old.labels,
+                old.title_tags | rule.title_tags,
+                (),
+                compile_globs(globs),
+                globs,
+            )
+        else:
+            merged[rule.name] = rule
+            order.append(rule.name)
+    return [merged[name] for name in order]
+
+
+def _fallback_rules() -> tuple[AreaRule, ...]:
+    return tuple(
+        AreaRule(
+            name=name,
+            origin=ORIGIN,
+            description=description,
+            title_tags=frozenset(normalize_tag(t) for t in tags),
+            paths=compile_globs(globs),
+            path_globs=globs,
+            fallback=True,
+        )
+        for name, description, tags, globs in FALLBACKS
+    ) + (
+        AreaRule(
+            name="Build/CI",
+            origin=ORIGIN,
+            description="Repository configuration at the top level",
+            paths=compile_globs(["*"]),
+            path_globs=("*",),
+            fallback=True,
+        ),
+    )

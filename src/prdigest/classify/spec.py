@@ -1,0 +1,211 @@
+"""Turn `[[areas]]` / `[[kinds]]` tables (from a built-in profile or prdigest.toml) into
+compiled rules, collecting every mistake so the user sees them all at once."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ConfigError
+from ..models import KINDS
+from .globs import compile_globs
+from .rules import AreaRule, KindRule
+from .titles import normalize_tag
+
+AREA_KEYS = frozenset(
+    {
+        "name",
+        "description",
+        "labels",
+        "title_tags",
+        "title_patterns",
+        "paths",
+        "fallback",
+        "cross_cutting",
+    }
+)
+KIND_KEYS = frozenset({"kind", "labels", "title_tags", "prefixes", "title_patterns", "all_paths"})
+
+# Release-notes section names and label spellings accepted for kind ids (CLI.md "Kinds and areas").
+_KIND_ALIASES = {
+    "documentation": "docs",
+    "doc": "docs",
+    "developers": "devs",
+    "developer": "devs",
+    "backwards_incompatible_changes": "bc_breaking",
+    "bc_breaking_changes": "bc_breaking",
+    "deprecations": "deprecation",
+    "new_feature": "new_features",
+    "features": "new_features",
+    "improvement": "improvements",
+    "bug_fix": "bug_fixes",
+    "bugfixes": "bug_fixes",
+    "perf": "performance",
+    "not_user_facing_changes": "not_user_facing",
+    "untopiced": "improvements",
+}
+
+
+def normalize_name(name: str) -> str:
+    """CLI.md: lower case, every run of non-alphanumerics → `_`."""
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+
+
+def normalize_kind(name: str) -> str | None:
+    """A kind id from an id, alias or release-notes section name; None when unknown."""
+    key = normalize_name(name)
+    for prefix in ("topic_", "module_"):
+        if key.startswith(prefix) and key[len(prefix) :] in KINDS:
+            key = key[len(prefix) :]
+    key = _KIND_ALIASES.get(key, key)
+    return key if key in KINDS else None
+
+
+@dataclass
+class Problems:
+    """Errors found while reading rules; raised together by `raise_if_any`."""
+
+    source_text: str | None = None  # the file, to point at a line
+    messages: list[str] = field(default_factory=list)
+
+    def add(self, where: str, what: str, needle: str | None = None) -> None:
+        line = self._line_of(needle)
+        self.messages.append(f"{where}{f' (line {line})' if line else ''}: {what}")
+
+    def _line_of(self, needle: str | None) -> int | None:
+        if not needle or not self.source_text:
+            return None
+        for number, line in enumerate(self.source_text.splitlines(), start=1):
+            if needle in line:
+                return number
+        return None
+
+    def raise_if_any(self, source: str) -> None:
+        if self.messages:
+            listing = "\n  ".join(self.messages)
+            count = len(self.messages)
+            raise ConfigError(
+                f"{source}: {count} classification rule error{'s' if count > 1 else ''}:\n  {listing}\n",
+                "fix these entries (see docs/classification.md for the rule format)",
+            )
+
+
+def parse_area_rules(tables: Any, origin: str, where: str, problems: Problems) -> list[AreaRule]:
+    rules: list[AreaRule] = []
+    if not isinstance(tables, list):
+        problems.add(where, "must be an array of tables, written [[…areas]]")
+        return rules
+    for number, table in enumerate(tables, start=1):
+        here = f"{where}[{number}]"
+        if not isinstance(table, dict):
+            problems.add(here, "must be a table")
+            continue
+        _unknown_keys(table, AREA_KEYS, here, problems)
+        name = table.get("name")
+        if not isinstance(name, str) or not name.strip():
+            problems.add(here, "lacks `name` (the area's display name)")
+            continue
+        here = f'{here} (area "{name}")'
+        globs = _strings(table, "paths", here, problems)
+        rules.append(
+            AreaRule(
+                name=name.strip(),
+                origin=origin,
+                description=str(table.get("description", "")),
+                labels=frozenset(
+                    label.lower() for label in _strings(table, "labels", here, problems)
+                ),
+                title_tags=frozenset(
+                    normalize_tag(t) for t in _strings(table, "title_tags", here, problems)
+                ),
+                title_patterns=_patterns(table, here, problems),
+                paths=_globs(globs, here, problems),
+                path_globs=tuple(globs),
+                fallback=_boolean(table, "fallback", here, problems),
+                cross_cutting=_boolean(table, "cross_cutting", here, problems),
+            )
+        )
+    return rules
+
+
+def parse_kind_rules(tables: Any, origin: str, where: str, problems: Problems) -> list[KindRule]:
+    rules: list[KindRule] = []
+    if not isinstance(tables, list):
+        problems.add(where, "must be an array of tables, written [[…kinds]]")
+        return rules
+    for number, table in enumerate(tables, start=1):
+        here = f"{where}[{number}]"
+        if not isinstance(table, dict):
+            problems.add(here, "must be a table")
+            continue
+        _unknown_keys(table, KIND_KEYS, here, problems)
+        raw_kind = table.get("kind")
+        kind = normalize_kind(raw_kind) if isinstance(raw_kind, str) else None
+        if kind is None:
+            problems.add(
+                here, f"unknown kind {raw_kind!r}; use one of {', '.join(KINDS)}", str(raw_kind)
+            )
+            continue
+        rules.append(
+            KindRule(
+                kind=kind,
+                origin=origin,
+                labels=frozenset(
+                    label.lower() for label in _strings(table, "labels", here, problems)
+                ),
+                title_tags=frozenset(
+                    normalize_tag(t) for t in _strings(table, "title_tags", here, problems)
+                ),
+                prefixes=frozenset(
+                    p.lower().rstrip(":") for p in _strings(table, "prefixes", here, problems)
+                ),
+                title_patterns=_patterns(table, here, problems),
+                all_paths=_globs(_strings(table, "all_paths", here, problems), here, problems),
+            )
+        )
+    return rules
+
+
+def _unknown_keys(
+    table: dict[str, Any], allowed: frozenset[str], where: str, problems: Problems
+) -> None:
+    for key in table:
+        if key not in allowed:
+            problems.add(where, f"unknown key `{key}`; allowed: {', '.join(sorted(allowed))}", key)
+
+
+def _strings(table: dict[str, Any], key: str, where: str, problems: Problems) -> list[str]:
+    value = table.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        problems.add(where, f"`{key}` must be a list of strings", key)
+        return []
+    return value
+
+
+def _boolean(table: dict[str, Any], key: str, where: str, problems: Problems) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        problems.add(where, f"`{key}` must be true or false", key)
+        return False
+    return value
+
+
+def _patterns(table: dict[str, Any], where: str, problems: Problems) -> tuple[re.Pattern[str], ...]:
+    compiled = []
+    for source in _strings(table, "title_patterns", where, problems):
+        try:
+            compiled.append(re.compile(source))
+        except re.error as exc:
+            problems.add(where, f"bad regex {source!r} in title_patterns: {exc}", source)
+    return tuple(compiled)
+
+
+def _globs(globs: list[str], where: str, problems: Problems) -> re.Pattern[str] | None:
+    try:
+        return compile_globs(globs)
+    except re.error as exc:  # e.g. a malformed character class
+        problems.add(where, f"bad path glob in {globs!r}: {exc}")
+        return None

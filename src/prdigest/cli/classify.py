@@ -1,0 +1,236 @@
+"""`prdigest classify train | eval | explain`: a classifier you can measure."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..classify import Profile, builtin_profile_names, profile_for
+from ..classify.features import Sample
+from ..classify.worksheet import WorksheetRow, read_worksheet
+
+if TYPE_CHECKING:
+    from ..classify.model import TrainedModel
+
+# scikit-learn (≈1 s to import) is loaded inside the commands that need it, so that
+# `prdigest --version` and every other command do not pay for it.
+from ..errors import ConfigError, SourceError
+from ..models import PullRequest
+from .common import AppContext, StderrReporter, emit, pass_app
+
+DEFAULT_PROFILE = "pytorch"
+
+
+@click.group("classify")
+def classify_group() -> None:
+    """Train, measure and explain the area/kind classifier."""
+
+
+def _profile(app: AppContext, name: str, repo: str = "") -> Profile:
+    if not name.endswith(".toml") and name not in builtin_profile_names():
+        raise ConfigError(
+            f"unknown profile {name!r}",
+            f"use one of {', '.join(builtin_profile_names())}, or a path to a profile .toml",
+        )
+    return profile_for(repo, app.config, name)
+
+
+def _describe(rows: list[WorksheetRow], labels: Path) -> str:
+    categories = len({row.category for row in rows})
+    topiced = sum(row.topic is not None for row in rows)
+    return f"labels: {labels} ({len(rows)} rows, {categories} categories, {topiced} with a topic)"
+
+
+@classify_group.command("train")
+@click.option(
+    "--labels", type=click.Path(path_type=Path), required=True, help="Labelled worksheet CSV."
+)
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Model file to write.")
+@click.option(
+    "--profile",
+    "profile_name",
+    default=DEFAULT_PROFILE,
+    show_default=True,
+    help="Built-in profile whose rules become features.",
+)
+@pass_app
+def train_command(app: AppContext, labels: Path, out: Path, profile_name: str) -> None:
+    """Train an area/kind model on a labelled worksheet (PyTorch's commitlist CSV)."""
+    if out.is_dir():
+        raise ConfigError(f"--out {out} is a directory", "give a file path, e.g. model.prdm")
+    from ..classify.evaluate import train_on
+    from ..classify.model import save_model
+
+    rows = read_worksheet(labels)
+    profile = _profile(app, profile_name)
+    started = time.perf_counter()
+    model = train_on(rows, profile, name=out.stem)
+    save_model(model, out)
+    took = time.perf_counter() - started
+    StderrReporter().done(
+        f"trained on {len(rows)} rows ({len(model.area.classes)} categories, "
+        f"{model.info.get('topiced_rows', 0)} with a topic) in {took:.1f}s → {out}"
+    )
+
+
+@classify_group.command("eval")
+@click.option(
+    "--labels", type=click.Path(path_type=Path), required=True, help="Labelled worksheet CSV."
+)
+@click.option(
+    "--model",
+    "model_path",
+    type=click.Path(path_type=Path),
+    help="A trained model (default: the profile's rules alone).",
+)
+@click.option(
+    "--profile",
+    "profile_name",
+    default=DEFAULT_PROFILE,
+    show_default=True,
+    help="Profile to measure.",
+)
+@click.option(
+    "--folds",
+    "--cv",
+    "folds",
+    type=click.IntRange(min=2),
+    default=None,
+    help="Train and measure by K-fold cross-validation on the labels themselves.",
+)
+@click.option(
+    "--out", type=click.Path(path_type=Path), help="Write the report here instead of stdout."
+)
+@pass_app
+def eval_command(
+    app: AppContext,
+    labels: Path,
+    model_path: Path | None,
+    profile_name: str,
+    folds: int | None,
+    out: Path | None,
+) -> None:
+    """Per-class precision/recall, main confusions and accuracy against a labelled worksheet."""
+    if model_path is not None and folds is not None:
+        raise click.UsageError(
+            "give --model (measure a trained model) or --folds (cross-validate), not both"
+        )
+    from ..classify.evaluate import classify_rows, cross_validate, report, summary_line
+    from ..classify.model import load_model
+
+    rows = read_worksheet(labels)
+    profile = _profile(app, profile_name)
+    header = [_describe(rows, labels)]
+    reporter = StderrReporter()
+    if folds is not None:
+        if folds > len(rows):
+            raise ConfigError(
+                f"--folds {folds} exceeds the {len(rows)} labelled rows", "use fewer folds"
+            )
+        header.append(
+            f"method: {folds}-fold cross-validation (stratified, seed 0), "
+            f"rules ({profile.name}) + model trained on the other folds"
+        )
+        started = time.perf_counter()
+        result = cross_validate(
+            rows,
+            profile,
+            folds,
+            progress=lambda done, total: reporter.progress(done, total, "folds"),
+        )
+        reporter.done(f"cross-validated {len(rows)} rows in {time.perf_counter() - started:.1f}s")
+        header.append(
+            summary_line(
+                "model alone, for comparison (argmax, no rule overrides)", result.model_alone
+            )
+        )
+        text = report(result.outcomes, header, result.folds)
+    elif model_path is not None:
+        model = load_model(model_path)
+        header.append(f"method: rules ({profile.name}) + model {model_path}")
+        text = report(classify_rows(rows, profile, model), header + [""])
+    else:
+        header.append(f"method: rules alone (profile {profile.name})")
+        text = report(classify_rows(rows, profile, None), header + [""])
+    emit(text, out)
+
+
+@classify_group.command("explain")
+@click.argument("repo")
+@click.argument("number", type=int)
+@click.option("--profile", "profile_name", help="Profile (default: the repository's).")
+@click.option(
+    "--model",
+    "model_path",
+    type=click.Path(path_type=Path),
+    help="Also consult this trained model.",
+)
+@pass_app
+def explain_command(
+    app: AppContext, repo: str, number: int, profile_name: str | None, model_path: Path | None
+) -> None:
+    """Show a stored PR's area and kind with the evidence for each."""
+    prs = app.store.pull_requests_by_number(repo, number)
+    if not prs:
+        raise SourceError(
+            f"{repo}#{number} is not in the store",
+            f"sync it first: prdigest sync {repo} --jsonl FILE",
+        )
+    profile = _profile(app, profile_name, repo) if profile_name else profile_for(repo, app.config)
+    model: TrainedModel | None = None
+    if model_path is not None:
+        from ..classify.model import load_model
+
+        model = load_model(model_path)
+    else:
+        model = _trained(profile)
+    chosen = profile.with_model(model) if model is not None else profile
+    rules = profile.with_model(None)
+    lines: list[str] = []
+    for pr in prs:
+        lines += explain_lines(pr, chosen, rules, model)
+    emit("\n".join(lines) + "\n", None)
+
+
+def _trained(profile: Profile) -> TrainedModel | None:
+    if profile.model is None:
+        return None
+    from ..classify.model import TrainedModel
+
+    return profile.model if isinstance(profile.model, TrainedModel) else None
+
+
+def explain_lines(
+    pr: PullRequest, profile: Profile, rules: Profile, model: TrainedModel | None
+) -> list[str]:
+    """`profile` classifies (with its model, if any); `rules` is the same profile without one."""
+    label = profile.classify(pr)
+    area_rule, kind_rule = rules.explain(pr)
+    lines = [
+        f"{pr.repo}#{pr.number}  {pr.title}" + (f"  ({pr.sha[:10]})" if pr.sha else ""),
+        f"profile: {profile.name}" + (f" + model {model.name}" if model else ""),
+        f"area: {label.area}  (decided by {label.area_rule}, confidence {label.confidence:.2f})",
+        f"kind: {label.kind}  (decided by {label.kind_rule})",
+        f"rules: area {area_rule.value} from {area_rule.evidence}"
+        f"{' (strong)' if area_rule.strong else ''}; kind {kind_rule.value} from {kind_rule.evidence}"
+        f"{' (strong)' if kind_rule.strong else ''}",
+    ]
+    if model is not None:
+        guess = model.guess([Sample.from_pr(pr)])[0]
+        kind = f"; kind {guess.kind} ({guess.kind_confidence:.2f})" if guess.kind else ""
+        lines.append(
+            f"model: area {model.display(guess.area)} ({guess.area_confidence:.2f}), "
+            f"best area besides skip {model.display(guess.area_no_skip)} "
+            f"({guess.area_no_skip_confidence:.2f}){kind}"
+        )
+    if pr.labels:
+        lines.append(f"labels: {', '.join(pr.labels)}")
+    if pr.files:
+        shown = [change.path for change in pr.files[:8]]
+        more = f" … (+{len(pr.files) - 8})" if len(pr.files) > 8 else ""
+        lines.append(f"files: {', '.join(shown)}{more}")
+    lines.append("")
+    return lines

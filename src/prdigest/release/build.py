@@ -1,0 +1,185 @@
+"""Orchestration of `release-notes`: range → PRs → rows (drafted, merged or applied)
+→ context → Markdown → stored report. Callable from Python with the CLI's result."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from ..config import Config
+from ..errors import SourceError
+from ..models import Classification, PullRequest, Report
+from ..store import Store
+from ..timeutil import Window, now
+from .plan import build_context, draft_rows, resolve_rows
+from .refs import RefRange
+from .render import render_markdown
+from .reverts import find_reverts, label
+from .worksheet import WorksheetRow, merge_rows, read_worksheet, with_full_shas, write_worksheet
+
+Classifier = Callable[[Sequence[PullRequest]], list[Classification]]
+
+
+@dataclass
+class ReleaseNotesResult:
+    report: Report
+    context: dict[str, Any]
+    rows: list[WorksheetRow]
+    rows_added: int = 0
+    worksheet: Path | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        c = self.context["counts"]
+        reasons = ", ".join(f"{n} {why}" for why, n in c["out_reasons"].items())
+        text = (
+            f"{self.report.title}: {c['prs']} commits = {c['in_notes']} in the notes "
+            f"({c['bullets']} entries) + {c['out']} out" + (f" ({reasons})" if reasons else "")
+        )
+        if c["deleted_rows"]:
+            text += f" + {c['deleted_rows']} deleted from the worksheet"
+        if self.worksheet is not None:
+            text += f"; worksheet {self.worksheet}: {len(self.rows)} rows, {self.rows_added} new"
+        return text
+
+
+def prs_in_range(
+    store: Store, repo: str, window: Window | None, refs: RefRange | None
+) -> list[PullRequest]:
+    """The stored PRs of a date window or a ref range, oldest first."""
+    if store.merged_range(repo) is None:
+        raise SourceError(
+            f"no pull requests of {repo} in the store",
+            f"sync first (prdigest sync {repo} --git PATH or --jsonl FILE), or give a source option",
+        )
+    if refs is None:
+        assert window is not None
+        return store.merged_between(repo, window.start, window.end)
+    if not refs.commits:
+        return []
+    assert refs.first is not None and refs.last is not None
+    candidates = store.merged_between(repo, refs.first, refs.last + timedelta(seconds=1))
+    found = [pr for pr in candidates if pr.sha in refs.commits]
+    if not found:
+        raise SourceError(
+            f"none of the {len(refs.commits)} commits of {refs.from_ref}..{refs.to_ref} is in the store",
+            f"sync that history: give --git PATH (it syncs --to-ref {refs.to_ref}'s history first)",
+        )
+    return found
+
+
+def release_notes(
+    store: Store,
+    repo: str,
+    config: Config,
+    *,
+    window: Window | None = None,
+    refs: RefRange | None = None,
+    worksheet: Path | None = None,
+    apply: Path | None = None,
+    short_links: bool = False,
+    profile_name: str | None = None,
+    classifier: Classifier | None = None,
+) -> ReleaseNotesResult:
+    if (window is None) == (refs is None):
+        raise ValueError("give exactly one of window and refs")
+    prs = prs_in_range(store, repo, window, refs)
+    by_sha = {pr.sha: pr for pr in prs if pr.sha}
+    shas = list(by_sha)
+    rows_added = 0
+    if apply is not None:
+        where = str(apply)
+        rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)
+    else:
+        classify = classifier or _profile_classifier(repo, config, profile_name)
+        decided = classify(prs)
+        drafted = draft_rows(prs, decided, find_reverts(prs))
+        where = str(worksheet) if worksheet else "the drafted worksheet"
+        rows = drafted
+        if worksheet is not None and worksheet.exists():
+            existing = with_full_shas(read_worksheet(worksheet), shas, by_sha, where)
+            landed = {sha: pr.merged_at for sha, pr in by_sha.items()}
+            rows, rows_added = merge_rows(existing, drafted, landed)
+            rows = refresh_reverts(rows, drafted, rows[len(rows) - rows_added :], by_sha)
+        elif worksheet is not None:
+            rows_added = len(rows)
+        if worksheet is not None:
+            write_worksheet(worksheet, rows)
+    decisions = resolve_rows(rows, by_sha, where)
+    first, last, range_info = _describe(window, refs, prs)
+    title = f"{repo} release notes ({range_info['from']}…{range_info['to']})"
+    context = build_context(
+        repo, title, range_info, rows, decisions, by_sha, shas, short_links=short_links
+    )
+    markdown = render_markdown(context)
+    report = Report(
+        repo=repo,
+        kind="release_notes",
+        window_start=first,
+        window_end=last,
+        writer="deterministic",
+        title=title,
+        markdown=markdown,
+        context=context,
+        created_at=now(),
+    )
+    store.save_report(report)
+    return ReleaseNotesResult(
+        report, context, list(rows), rows_added, worksheet if apply is None else None
+    )
+
+
+def refresh_reverts(
+    rows: list[WorksheetRow],
+    drafted: Sequence[WorksheetRow],
+    added: Sequence[WorksheetRow],
+    prs: dict[str, PullRequest],
+) -> list[WorksheetRow]:
+    """New commits can revert or reland a row already in the worksheet: then, and only
+    then, that row's reason follows (a human's own reason is never touched)."""
+    fresh = {row.commit_hash: row for row in drafted}
+    relanded = {row.merge_into for row in added if row.merge_into}
+    reverted_labels = " ".join(row.reason for row in added if row.reason.startswith("revert of"))
+    out = []
+    for row in rows:
+        now_reason = fresh[row.commit_hash].reason if row.commit_hash in fresh else row.reason
+        if not row.reason and now_reason.startswith("reverted by"):
+            if re.search(rf"{re.escape(label(prs[row.commit_hash]))}\b", reverted_labels):
+                row = replace(row, reason=now_reason)
+        elif (
+            row.reason.startswith("reverted by") and not now_reason and row.commit_hash in relanded
+        ):
+            row = replace(row, reason="")
+        out.append(row)
+    return out
+
+
+def _profile_classifier(repo: str, config: Config, profile_name: str | None) -> Classifier:
+    from ..classify import profile_for
+
+    profile = profile_for(repo, config, profile_name)
+    return profile.classify_all
+
+
+def _describe(
+    window: Window | None, refs: RefRange | None, prs: Sequence[PullRequest]
+) -> tuple[str, str, dict[str, Any]]:
+    """(first day, last day, range description) for the report and the title."""
+    if window is not None:
+        first, last = window.first_day.isoformat(), window.last_day.isoformat()
+        return first, last, {"type": "dates", "from": first, "to": last}
+    assert refs is not None
+    days = [pr.merged_at.date().isoformat() for pr in prs if pr.merged_at]
+    today = now().date().isoformat()
+    info = {
+        "type": "refs",
+        "from": refs.from_ref,
+        "to": refs.to_ref,
+        "from_sha": refs.from_sha,
+        "to_sha": refs.to_sha,
+    }
+    return (min(days) if days else today), (max(days) if days else today), info

@@ -1,0 +1,361 @@
+"""Pure planning: PRs + classifications → worksheet rows → sections → bullets.
+
+The notes are always rendered from worksheet rows, drafted here or edited by a
+human, so `--apply` on an untouched worksheet gives the same notes as the draft.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ConfigError
+from ..models import KINDS, Classification, PullRequest
+from ..titles import comparable
+from .reverts import RevertOutcome, label
+from .sentences import series_stem, to_sentence
+from .worksheet import WorksheetRow, accepters, files_cell
+
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("bc_breaking", "Backwards Incompatible changes"),
+    ("deprecation", "Deprecations"),
+    ("new_features", "New features"),
+    ("improvements", "Improvements"),
+    ("bug_fixes", "Bug fixes"),
+    ("performance", "Performance"),
+    ("docs", "Documentation"),
+    ("devs", "Developers"),
+)
+# PyTorch's module order in its release notes (2.6); other modules follow by size.
+PYTORCH_MODULES: tuple[str, ...] = (
+    "Python Frontend",
+    "NN Frontend",
+    "Autograd Frontend",
+    "Optim",
+    "Composability",
+    "Distributed",
+    "Profiler",
+    "Nested Tensor",
+    "Functorch",
+    "Quantization",
+    "Releng",
+    "Cuda",
+    "Mps",
+    "ROCM",
+    "XPU",
+    "Miscellaneous",
+    "Dynamo",
+    "Export",
+    "Fx",
+    "Inductor",
+    "Jit",
+    "Sparse Frontend",
+)
+_LAST_MODULES = {"miscellaneous", "misc", "other", "others", "uncategorized", "unknown", "general"}
+SKIP_CATEGORY = "skip"  # PyTorch's category for "not in the notes"
+NOT_USER_FACING = "not_user_facing"
+HIGHLIGHTS = 5
+_TOPIC_ALIASES = {
+    "backwards incompatible changes": "bc_breaking",
+    "backwards incompatible change": "bc_breaking",
+    "bc breaking": "bc_breaking",
+    "bc-breaking": "bc_breaking",
+    "deprecations": "deprecation",
+    "new features": "new_features",
+    "new feature": "new_features",
+    "improvement": "improvements",
+    "bug fixes": "bug_fixes",
+    "bug fix": "bug_fixes",
+    "bugfix": "bug_fixes",
+    "documentation": "docs",
+    "doc": "docs",
+    "developers": "devs",
+    "dev": "devs",
+    "not user facing": "not_user_facing",
+    "not-user-facing": "not_user_facing",
+}
+
+
+def normalize_name(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def topic_kind(topic: str) -> str | None:
+    """A worksheet topic (kind id, section name or PyTorch alias) → kind id, or None."""
+    text = topic.strip().lower().removeprefix("topic:").strip()
+    if text in KINDS:
+        return text
+    text = _TOPIC_ALIASES.get(text, text)
+    text = _TOPIC_ALIASES.get(text.replace("_", " "), text)
+    return text if text in KINDS else None
+
+
+# -- drafting ------------------------------------------------------------------
+
+
+def draft_rows(
+    prs: Sequence[PullRequest], decided: Sequence[Classification], reverts: RevertOutcome
+) -> list[WorksheetRow]:
+    """One row per PR, oldest first, with the machine's category, topic, sentence,
+    merges (relands, series, duplicates) and reasons for rows out of the notes."""
+    rows: list[WorksheetRow] = []
+    groups: dict[tuple[str, str, str], str] = {}  # (area, kind, series key) → first sha
+    reasons: dict[str, str] = {}
+    for pr, c in zip(prs, decided, strict=True):
+        sha = pr.sha or ""
+        reason = reasons[sha] = _reason(pr, c, reverts)
+        merge = reverts.merge_into.get(sha, "")
+        if merge and reasons.get(merge):
+            merge = (
+                ""  # the original is out (not user-facing, a direct push): judge the reland alone
+            )
+        sentence = to_sentence(pr.title, pr.number)
+        if not reason and not merge:
+            stem = series_stem(pr.title)
+            key = (c.area, c.kind, f"series:{stem}" if stem else f"same:{comparable(sentence)}")
+            merge = groups.setdefault(key, sha)
+            merge = "" if merge == sha else merge
+        first, second, third = accepters(pr)
+        rows.append(
+            WorksheetRow(
+                commit_hash=sha,
+                category=c.area,
+                topic=c.kind,
+                title=sentence,
+                files_changed=files_cell(pr),
+                pr_link=(pr.url() or "") if pr.number is not None else "",
+                author=pr.author_login or pr.author_name or pr.author_email,
+                accepter_1=first,
+                accepter_2=second,
+                accepter_3=third,
+                merge_into=merge,
+                reason=reason,
+            )
+        )
+    return rows
+
+
+def _reason(pr: PullRequest, c: Classification, reverts: RevertOutcome) -> str:
+    if pr.sha in reverts.out:
+        return reverts.out[pr.sha or ""]
+    if pr.number is None:
+        return "direct push (no PR)"
+    if c.kind == NOT_USER_FACING:
+        return f"not user-facing ({c.kind_rule})" if c.kind_rule else "not user-facing"
+    return ""
+
+
+# -- from rows to notes ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Where one row ended up: in a bullet (led by `lead`) or out, with why."""
+
+    sha: str
+    kind: str | None
+    area: str
+    lead: str | None  # sha of the row whose bullet holds this one
+    reason: str
+
+
+def resolve_rows(
+    rows: Sequence[WorksheetRow], prs: dict[str, PullRequest], where: str
+) -> list[Decision]:
+    """Apply every edit: topic, category, merge_into, reason. `rows` have full shas."""
+    by_sha = {row.commit_hash: row for row in rows}
+    own: dict[str, str] = {}  # sha → why the row itself is out ("" = in)
+    kinds: dict[str, str | None] = {}
+    for row in rows:
+        kind = topic_kind(row.topic)
+        if kind is None:
+            raise ConfigError(
+                f"{where} line {row.line}: unknown topic {row.topic!r}",
+                f"use one of {', '.join(KINDS)}",
+            )
+        kinds[row.commit_hash] = kind
+        own[row.commit_hash] = _row_out(row, kind, prs[row.commit_hash])
+    decisions = []
+    for row in rows:
+        lead, why = _follow(row, by_sha, own, prs, where)
+        decisions.append(Decision(row.commit_hash, kinds[row.commit_hash], row.category, lead, why))
+    return decisions
+
+
+def _row_out(row: WorksheetRow, kind: str, pr: PullRequest) -> str:
+    if row.category.strip().lower() == SKIP_CATEGORY:
+        return row.reason or "category skip"
+    if kind == NOT_USER_FACING:
+        return row.reason or "not user-facing"
+    # A stale "not user-facing" reason gives way to a topic a human changed.
+    if row.reason and not row.reason.startswith("not user-facing"):
+        return row.reason
+    return ""
+
+
+def _follow(
+    row: WorksheetRow,
+    by_sha: dict[str, WorksheetRow],
+    own: dict[str, str],
+    prs: dict[str, PullRequest],
+    where: str,
+) -> tuple[str | None, str]:
+    """The row that leads this row's bullet, following merge_into chains."""
+    seen = [row.commit_hash]
+    current = row
+    while current.merge_into:
+        target = current.merge_into
+        if target in seen:
+            raise ConfigError(
+                f"{where} line {row.line}: merge_into goes round in a circle",
+                "point merge_into at a row that is not merged itself",
+            )
+        if target not in by_sha:
+            return None, f"merged into {label(prs[target])}, whose row was deleted"
+        seen.append(target)
+        current = by_sha[target]
+    if own[row.commit_hash]:
+        return None, own[row.commit_hash]
+    if own[current.commit_hash]:
+        return None, f"merged into {label(prs[current.commit_hash])}, which is out of the notes"
+    return current.commit_hash, ""
+
+
+def build_context(
+    repo: str,
+    title: str,
+    range_info: dict[str, Any],
+    rows: Sequence[WorksheetRow],
+    decisions: Sequence[Decision],
+    prs: dict[str, PullRequest],
+    range_shas: Sequence[str],
+    *,
+    short_links: bool,
+) -> dict[str, Any]:
+    """The JSON-serialisable context the template renders (and the report stores)."""
+    row_of = {row.commit_hash: row for row in rows}
+    kind_of = {decision.sha: decision.kind for decision in decisions}
+    bullets: dict[str, dict[str, Any]] = {}
+    order: list[str] = []
+    for decision in decisions:
+        if decision.lead is None:
+            continue
+        if decision.lead not in bullets:
+            lead_row = row_of[decision.lead]
+            bullets[decision.lead] = {
+                "text": lead_row.title.strip()
+                or to_sentence(prs[decision.lead].title, prs[decision.lead].number),
+                "kind": kind_of[decision.lead],
+                "module": lead_row.category.strip() or "Miscellaneous",
+                "links": [],
+                "score": 0.0,
+            }
+            order.append(decision.lead)
+        pr = prs[decision.sha]
+        bullet = bullets[decision.lead]
+        link = {"number": pr.number, "url": pr.url(), "label": label(pr)}
+        if link not in bullet["links"]:  # a number landed twice (a re-export) links once
+            # The row whose sentence the bullet uses links first.
+            bullet["links"].insert(
+                0 if decision.sha == decision.lead else len(bullet["links"]), link
+            )
+        bullet["score"] += 1.0 + math.log1p(pr.additions + pr.deletions) / 4
+    sections = []
+    for kind, heading in SECTIONS:
+        in_kind = [bullets[sha] for sha in order if bullets[sha]["kind"] == kind]
+        if not in_kind:
+            continue
+        modules: dict[str, list[dict[str, Any]]] = {}
+        for bullet in in_kind:
+            modules.setdefault(bullet["module"], []).append(bullet)
+        sections.append(
+            {
+                "kind": kind,
+                "heading": heading,
+                "modules": [
+                    {"name": name, "bullets": [_public(b) for b in modules[name]]}
+                    for name in module_order(modules)
+                ],
+            }
+        )
+    out = [d for d in decisions if d.lead is None]
+    reasons: dict[str, int] = {}
+    for decision in out:
+        key = _reason_group(decision.reason)
+        reasons[key] = reasons.get(key, 0) + 1
+    in_notes = len(decisions) - len(out)
+    deleted = len(range_shas) - len(decisions)
+    authors = {prs[sha].author for sha in range_shas if prs[sha].author}
+    return {
+        "repo": repo,
+        "title": title,
+        "range": range_info,
+        "short_links": short_links,
+        "highlights": _highlights([bullets[sha] for sha in order]),
+        "sections": sections,
+        "counts": {
+            "prs": len(range_shas),
+            "in_notes": in_notes,
+            "bullets": len(bullets),
+            "out": len(out),
+            "out_reasons": dict(sorted(reasons.items())),
+            "deleted_rows": deleted,
+            "contributors": len(authors),
+        },
+    }
+
+
+def _public(bullet: dict[str, Any]) -> dict[str, Any]:
+    return {"text": bullet["text"], "links": bullet["links"]}
+
+
+def module_order(modules: dict[str, list[Any]]) -> list[str]:
+    """PyTorch's module order where known, then by number of bullets, catch-alls last."""
+    known = {normalize_name(name): i for i, name in enumerate(PYTORCH_MODULES)}
+
+    def key(name: str) -> tuple[int, int, int, str]:
+        norm = normalize_name(name)
+        if norm in _LAST_MODULES:
+            return (2, 0, 0, norm)
+        if norm in known:
+            return (0, known[norm], 0, norm)
+        return (1, 0, -len(modules[name]), norm)
+
+    return sorted(modules, key=key)
+
+
+def _highlights(bullets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The strongest candidates: breaking changes and features first, then the
+    biggest bullets (several PRs, many lines) — for a human to rewrite."""
+    weight = {"bc_breaking": 3.0, "new_features": 2.0, "deprecation": 1.5, "performance": 1.5}
+    ranked = sorted(
+        (
+            b
+            for b in bullets
+            if b["kind"] in weight or (b["kind"] == "improvements" and len(b["links"]) > 1)
+        ),
+        key=lambda b: -(b["score"] * weight.get(b["kind"], 1.0)),
+    )
+    headings = dict(SECTIONS)
+    return [
+        {**_public(b), "section": headings.get(b["kind"], b["kind"]), "module": b["module"]}
+        for b in ranked[:HIGHLIGHTS]
+    ]
+
+
+def _reason_group(reason: str) -> str:
+    text = reason.lower()
+    for prefix, group in (
+        ("not user-facing", "not user-facing"),
+        ("category skip", "category skip"),
+        ("revert of", "reverts"),
+        ("reverted by", "reverted"),
+        ("direct push", "direct pushes"),
+        ("merged into", "merged into a row out of the notes"),
+    ):
+        if text.startswith(prefix):
+            return group
+    return "other reasons"

@@ -1,0 +1,394 @@
+"""PR title → one user-facing release-notes sentence.
+
+Titles carry routing tags (`[ET-VK][ez]`, `Arm backend:`), the PR number, ticket
+ids and series markers; release notes want the change, in one consistent mood.
+PyTorch's own notes mostly use the past tense ("Added …", "Fixed …"), so every
+leading imperative, gerund or third-person verb becomes past tense.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..titles import COLON_PREFIX, LEADING_TAGS, SPACES, comparable
+
+_PR_REF = re.compile(r"\s*\(\s*#\d+\s*\)")
+_BRACKET_TAGS = re.compile(rf"^\s*{LEADING_TAGS}")
+# `Arm backend: …`, `Cortex-M: …`, `fix(ci): …` — a short prefix before a colon.
+_COLON_PREFIX = re.compile(rf"^\s*{COLON_PREFIX}\s*:\s+(?=\S)")
+# `Qualcomm AI Engine Direct - …`
+_DASH_PREFIX = re.compile(r"^\s*[A-Z][\w.+/]*(?: [\w.+/&]+){0,4}\s+-\s+(?=\S)")
+_TICKETS = re.compile(
+    r"(?ix)"
+    r"\s*\[?\b(?:ghstack-poisoned|skip\s+ci|ci\s+skip|codemod|wip)\b\]?"
+    r"|\s*\(?\b(?:fixes|closes|resolves):?\s+\#\d+\)?"
+    r"|\s*\(?\b[DT]\d{6,}\b\)?"
+    r"|\s*\#buildall\b"
+)
+_SERIES = re.compile(
+    r"(?ix)"
+    r"\s*[\[(]\s*\d+\s*/\s*(?:\d+|x|n)\s*[\])]"  # (2/3) [1/N]
+    r"|^\s*\d+\s*/\s*(?:\d+|x|n)\s*:?\s+"  # 1/3: …
+    r"|\s*[,;]?\s*[\[(]?\b(?:pt|part|step|phase)\.?\s*\d+\b(?:\s*(?:/|of)\s*\d+)?[\])]?"  # part 2, pt.3
+    r"|\s+\#\d{1,2}\s*\.?\s*$"  # trailing `#3.`
+)
+# `Reland X`, `Reapply "X"`, `Reapply #9841: X`, `[Reland] X`: the notes describe X.
+_RELAND = re.compile(
+    r"(?i)^\s*\[?(?:reland(?:ed)?|re-land|reapply|re-apply|retake)\]?\s*(?:v\d+\b)?"
+    r"\s*(?:#\d+(?:\s*(?:,|and)\s*#\d+)*)?\s*:?\s+(?=\S)"
+)
+_WORD = re.compile(r"^([A-Za-z][A-Za-z'-]*)(.*)$", re.S)
+
+# Leading verbs → past tense. Imperative, third person and gerund all map here.
+_PAST: dict[str, str] = {
+    "add": "added",
+    "fix": "fixed",
+    "update": "updated",
+    "remove": "removed",
+    "use": "used",
+    "support": "supported",
+    "rename": "renamed",
+    "make": "made",
+    "enable": "enabled",
+    "bump": "bumped",
+    "move": "moved",
+    "allow": "allowed",
+    "create": "created",
+    "refactor": "refactored",
+    "introduce": "introduced",
+    "migrate": "migrated",
+    "improve": "improved",
+    "replace": "replaced",
+    "skip": "skipped",
+    "run": "ran",
+    "build": "built",
+    "disable": "disabled",
+    "clean": "cleaned",
+    "implement": "implemented",
+    "reduce": "reduced",
+    "change": "changed",
+    "delete": "deleted",
+    "set": "set",
+    "split": "split",
+    "extend": "extended",
+    "increase": "increased",
+    "handle": "handled",
+    "convert": "converted",
+    "expose": "exposed",
+    "upgrade": "upgraded",
+    "switch": "switched",
+    "unify": "unified",
+    "apply": "applied",
+    "copy": "copied",
+    "modify": "modified",
+    "simplify": "simplified",
+    "specify": "specified",
+    "stop": "stopped",
+    "drop": "dropped",
+    "prefer": "preferred",
+    "keep": "kept",
+    "pin": "pinned",
+    "wrap": "wrapped",
+    "do": "did",
+    "avoid": "avoided",
+    "optimize": "optimized",
+    "optimise": "optimised",
+    "deprecate": "deprecated",
+    "port": "ported",
+    "register": "registered",
+    "propagate": "propagated",
+    "expand": "expanded",
+    "validate": "validated",
+    "document": "documented",
+    "export": "exported",
+    "lower": "lowered",
+    "fuse": "fused",
+    "decompose": "decomposed",
+    "quantize": "quantized",
+    "ensure": "ensured",
+    "prevent": "prevented",
+    "restore": "restored",
+    "consolidate": "consolidated",
+    "guard": "guarded",
+    "check": "checked",
+    "align": "aligned",
+    "adopt": "adopted",
+    "wire": "wired",
+    "plumb": "plumbed",
+    "populate": "populated",
+    "cache": "cached",
+    "parallelize": "parallelized",
+    "vectorize": "vectorized",
+    "rewrite": "rewrote",
+    "relax": "relaxed",
+    "emit": "emitted",
+    "limit": "limited",
+    "load": "loaded",
+    "standardize": "standardized",
+    "integrate": "integrated",
+    "initialize": "initialized",
+    "define": "defined",
+    "preserve": "preserved",
+    "include": "included",
+    "serialize": "serialized",
+    "upstream": "upstreamed",
+    "partition": "partitioned",
+    "delegate": "delegated",
+    "re-enable": "re-enabled",
+    "reenable": "re-enabled",
+    "generate": "generated",
+    "speed": "sped",
+    "reorganize": "reorganized",
+    "enforce": "enforced",
+    "clarify": "clarified",
+    "correct": "corrected",
+    "declare": "declared",
+    "default": "defaulted",
+    "deduplicate": "deduplicated",
+    "dedup": "deduplicated",
+    "detect": "detected",
+    "tweak": "tweaked",
+    "unbreak": "unbroke",
+    "mark": "marked",
+    "reject": "rejected",
+    "raise": "raised",
+    "return": "returned",
+    "write": "wrote",
+    "get": "got",
+    "put": "put",
+    "let": "let",
+    "hide": "hid",
+    "show": "showed",
+    "print": "printed",
+    "log": "logged",
+    "pass": "passed",
+    "accept": "accepted",
+    "reuse": "reused",
+    "release": "released",
+    "publish": "published",
+    "install": "installed",
+    "link": "linked",
+    "bind": "bound",
+    "try": "tried",
+    "exclude": "excluded",
+    "annotate": "annotated",
+    "save": "saved",
+    "fill": "filled",
+    "free": "freed",
+    "swap": "swapped",
+    "retrieve": "retrieved",
+    "adjust": "adjusted",
+    "suppress": "suppressed",
+    "silence": "silenced",
+    "rework": "reworked",
+    "revise": "revised",
+    "reorder": "reordered",
+    "resolve": "resolved",
+    "address": "addressed",
+    "test": "tested",
+    "bring": "brought",
+    "teach": "taught",
+    "split out": "split out",
+    "extract": "extracted",
+    "factor": "factored",
+    "inline": "inlined",
+    "merge": "merged",
+    "separate": "separated",
+    "share": "shared",
+    "store": "stored",
+    "track": "tracked",
+    "turn": "turned",
+    "unpin": "unpinned",
+    "patch": "patched",
+    "reland": "relanded",
+    "introduces": "introduced",
+    "provide": "provided",
+    "cleanup": "cleaned up",
+    "setup": "set up",
+}
+# Third-person and gerund forms of the table's verbs.
+_FORMS: dict[str, str] = {}
+for _verb, _past in _PAST.items():
+    _FORMS[_verb] = _past
+    _FORMS[_past] = _past
+    _third = _verb + ("es" if re.search(r"(s|sh|ch|x|z)$", _verb) else "s")
+    if re.search(r"[^aeiou]y$", _verb):
+        _third = _verb[:-1] + "ies"
+    _FORMS[_third] = _past
+    _stem = _verb[:-1] if _verb.endswith("e") and not _verb.endswith("ee") else _verb
+    _FORMS[_stem + "ing"] = _past
+_FORMS.update(
+    {
+        "running": "ran",
+        "stopping": "stopped",
+        "dropping": "dropped",
+        "skipping": "skipped",
+        "wrapping": "wrapped",
+        "pinning": "pinned",
+        "setting": "set",
+        "getting": "got",
+        "putting": "put",
+        "splitting": "split",
+        "emitting": "emitted",
+        "letting": "let",
+    }
+)
+# Third-person forms that open noun phrases more often than sentences ("Sets of …").
+for _noun in ("sets", "uses", "links", "logs", "prints", "returns", "exports", "builds"):
+    _FORMS.pop(_noun, None)
+
+# Identifier-looking tokens that are words, not code.
+_NOT_CODE = frozenset({"e.g.", "i.e.", "etc.", "vs.", "a.k.a."})
+_CODE_TOKEN = re.compile(
+    r"""(?x)^(
+        [A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_]\w*)+(?:\(\))?   # torch.compile, c10::foo, a.b()
+      | [A-Za-z_]\w*\(\)                                   # foo()
+      | _*[a-z][a-z0-9]*(?:_[a-z0-9]+)+_*                  # snake_case
+      | [A-Za-z0-9_]*_[A-Za-z0-9_]*[A-Z][A-Za-z0-9_]*      # MIXED_Case with underscore
+      | [a-z]{2,}[A-Z][a-z]\w*                              # camelCase
+      | --[a-z][\w-]+                                      # --flag
+      | (?:[\w.-]+/)+[\w.-]+\.[A-Za-z]{1,5}               # path/to/file.py
+      | \w+\.(?:py|cpp|h|hpp|cc|c|cu|txt|yml|yaml|toml|json|sh|bzl|cmake|glsl|mm|swift|kt|java|md)
+    )$"""
+)
+_TRAILING_PUNCT = ",;:!?)]'\""
+_LEADING_PUNCT = "(['\""
+
+
+def strip_noise(title: str) -> str:
+    """The title without tags, `(#N)`, ticket ids and series markers."""
+    text = SPACES.sub(" ", title).strip()
+    text = _PR_REF.sub("", text)
+    text = _TICKETS.sub("", text)
+    for _ in range(4):  # prefixes stack: `[ET-VK][ez] Cortex-M: …`
+        before = text
+        match = _BRACKET_TAGS.match(text)
+        if match and text[match.end() :].strip():
+            text = text[match.end() :]
+        match = _COLON_PREFIX.match(text)
+        if (
+            match
+            and len(text) - match.end() >= 8
+            and not _looks_like_code(match.group(0).strip(" :"))
+        ):
+            text = text[match.end() :]
+        match = _DASH_PREFIX.match(text)
+        if match and len(text[match.end() :].split()) >= 2:
+            text = text[match.end() :]
+        match = _RELAND.match(text)
+        if match:
+            text = text[match.end() :].strip()
+            if text.startswith('"'):
+                text = text.strip('"').strip()
+        if text == before:
+            break
+    text = _SERIES.sub("", text)
+    text = SPACES.sub(" ", text).strip().rstrip(".").strip()
+    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        text = text[1:-1].strip()
+    text = text.rstrip(" -–:,")
+    return text or SPACES.sub(" ", _PR_REF.sub("", title)).strip()
+
+
+def _looks_like_code(prefix: str) -> bool:
+    return "." in prefix or "::" in prefix or ("_" in prefix and " " not in prefix)
+
+
+def series_stem(title: str) -> str | None:
+    """For a title with a part marker (`[2/3]`, `part 2`, `(1/N)`), the title without it,
+    lower-cased: PRs sharing a stem did one thing. None when there is no marker."""
+    text = _PR_REF.sub("", SPACES.sub(" ", title)).strip()
+    if not _SERIES.search(text):
+        return None
+    return comparable(re.sub(r"\([^()]*\)", " ", _SERIES.sub(" ", text)))
+
+
+def past_tense(text: str) -> str:
+    """`Add X` / `Adds X` / `Adding X` → `Added X`; other openings are kept."""
+    match = _WORD.match(text)
+    if not match:
+        return text
+    word, rest = match.group(1), match.group(2)
+    low = word.lower()
+    if low == "don't" or low == "do" and rest.lower().startswith(" not "):
+        return "Stopped " + _gerund_rest(rest)
+    past = _FORMS.get(low)
+    if past is None and low.endswith("ize") and len(low) > 5 and word[1:].islower():
+        past = low + "d"  # generalize, specialize, materialize …
+    if past is None:
+        return text
+    return past + _second_verbs(rest)
+
+
+# Verbs that, after `and`/`,`/`+`, are verbs and hardly ever nouns: `…, fix X` → `…, fixed X`.
+_SECOND_VERBS = frozenset(
+    "add fix remove update enable disable rename refactor move introduce implement make allow "
+    "expose delete replace clean migrate improve bump create extend convert register".split()
+)
+_SECOND = re.compile(r"(\band|,|\+|;)(\s+)([a-z]+)\b")
+
+
+def _second_verbs(text: str) -> str:
+    def past(match: re.Match[str]) -> str:
+        verb = match.group(3)
+        if verb in _SECOND_VERBS:
+            return f"{match.group(1)}{match.group(2)}{_PAST[verb]}"
+        return match.group(0)
+
+    return _SECOND.sub(past, text)
+
+
+def _gerund_rest(rest: str) -> str:
+    """`Don't copy X` → `copying X`, crudely: only for the table's verbs."""
+    words = rest.strip().split(" ", 2)
+    if words and words[0].lower() == "not":
+        words = words[1:]
+    if not words:
+        return ""
+    verb = words[0].lower()
+    if re.fullmatch(r"[a-z]+", verb):
+        stem = verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb
+        if re.fullmatch(r"[a-z]*[^aeiou][aeiou][bdgmnprt]", verb) and len(verb) <= 4:
+            stem = verb + verb[-1]  # stop → stopping, run → running
+        words[0] = stem + "ing"
+    return " ".join(words)
+
+
+def backtick_code(text: str) -> str:
+    """Wrap identifier-looking tokens (`foo_bar`, `torch.compile`, `a/b.py`, `--flag`) in
+    backticks; text already inside backticks is left alone."""
+    parts = re.split(r"(`[^`]*`)", text)
+    for index, part in enumerate(parts):
+        if part.startswith("`") and part.endswith("`") and len(part) > 1:
+            continue
+        parts[index] = " ".join(_tick(token) for token in part.split(" "))
+    return "".join(parts)
+
+
+def _tick(token: str) -> str:
+    if not token or "://" in token or token.lower() in _NOT_CODE:
+        return token
+    start = len(token) - len(token.lstrip(_LEADING_PUNCT))
+    core = token[start:]
+    end = len(core.rstrip(_TRAILING_PUNCT))
+    core, tail = core[:end], core[end:]
+    if core.endswith("(") and tail.startswith(")"):
+        core, tail = core + ")", tail[1:]
+    if core.endswith(".") and not core.endswith("()."):
+        core, tail = core[:-1], "." + tail
+    if core and _CODE_TOKEN.match(core) and not re.fullmatch(r"[\d.]+", core):
+        return f"{token[:start]}`{core}`{tail}"
+    return token
+
+
+def to_sentence(title: str, number: int | None = None) -> str:
+    """The whole treatment: noise out, past tense, capitalised, code in backticks. A title
+    with nothing left (`(#5)`) becomes `PR #<number>` (`number` is the PR's own)."""
+    text = strip_noise(title)
+    if not text:
+        return f"PR #{number}" if number is not None else "Untitled change"
+    text = past_tense(text)
+    text = backtick_code(text)
+    if text and not text.startswith("`"):
+        text = text[:1].upper() + text[1:]
+    return text

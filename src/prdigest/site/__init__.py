@@ -1,0 +1,24 @@
+"""The DevLog static site: posts, digests and release notes as HTML pages and an Atom feed.
+
+`plan_site` (pure) turns posts, stored reports and settings into pages; `write_pages`
+writes only what changed; `build_site` does both for `prdigest site build`.
+"""
+
+from .build import BuildResult, build_site, write_pages
+from .plan import Page, plan_site
+from .posts import Post, load_posts, parse_post
+from .settings import SiteSettings, Topic, site_settings
+
+__all__ = [
+    "BuildResult",
+    "Page",
+    "Post",
+    "SiteSettings",
+    "Topic",
+    "build_site",
+    "load_posts",
+    "parse_post",
+    "plan_site",
+    "site_settings",
+    "write_pages",
+]

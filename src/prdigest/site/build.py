@@ -1,0 +1,111 @@
+"""Write a planned site to a directory, touching only files whose bytes changed.
+
+A manifest (`.prdigest-site.json`) lists the files the last build wrote, so pages that
+disappear (a deleted post) are removed, and nothing else in the directory is ever deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from ..config import Config
+from ..errors import ConfigError
+from ..fileio import write_atomic
+from ..store import Store
+from .plan import Page, plan_site
+from .posts import Post, load_assets, load_posts
+from .settings import site_settings
+
+MANIFEST = ".prdigest-site.json"
+
+
+@dataclass
+class BuildResult:
+    out: Path
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    @property
+    def pages(self) -> int:
+        return len(self.written) + len(self.unchanged)
+
+    def summary(self) -> str:
+        return (
+            f"built {self.out}: {self.pages} files, {len(self.written)} written, "
+            f"{len(self.unchanged)} unchanged, {len(self.removed)} removed"
+        )
+
+
+def build_site(
+    store: Store, config: Config, out: Path, posts_dir: Path | None = None
+) -> BuildResult:
+    """`prdigest site build`: read posts and stored reports, plan, write what changed."""
+    settings = site_settings(config.section("site"))
+    posts: list[Post] = load_posts(posts_dir) if posts_dir is not None else []
+    assets = load_assets(posts_dir) if posts_dir is not None else []
+    return write_pages(out, plan_site(posts, store.reports(), settings, assets))
+
+
+def write_pages(out: Path, pages: Sequence[Page]) -> BuildResult:
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} is a file", "give a directory for the site")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot create {out}: {exc.strerror}", "choose a writable --out directory"
+        ) from None
+    result = BuildResult(out)
+    previous = _read_manifest(out)
+    manifest: dict[str, str] = {}
+    for page in pages:
+        target = out / _safe_relative(page.path)
+        manifest[page.path] = hashlib.sha256(page.body).hexdigest()
+        if _same_bytes(target, page.body):
+            result.unchanged.append(page.path)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, page.body)
+        result.written.append(page.path)
+    for stale in sorted(set(previous) - set(manifest)):
+        target = out / _safe_relative(stale)
+        if target.is_file():
+            target.unlink()
+            result.removed.append(stale)
+    text = json.dumps({"generator": "prdigest", "files": manifest}, indent=1, sort_keys=True) + "\n"
+    if not _same_bytes(out / MANIFEST, text.encode("utf-8")):
+        write_atomic(out / MANIFEST, text)
+    return result
+
+
+def _same_bytes(target: Path, body: bytes) -> bool:
+    try:
+        if target.stat().st_size != len(body):
+            return False
+        return target.read_bytes() == body
+    except OSError:
+        return False
+
+
+def _safe_relative(path: str) -> Path:
+    """Pages come from slugs, but a manifest could be edited: never leave the output directory."""
+    pure = PurePosixPath(path)
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
+        raise ConfigError(
+            f"refusing to write outside the site directory: {path}", "report this as a bug"
+        )
+    return Path(*pure.parts)
+
+
+def _read_manifest(out: Path) -> dict[str, str]:
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}

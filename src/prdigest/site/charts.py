@@ -1,0 +1,163 @@
+"""SVG bar charts of PRs per week (total and per area), made at build time from stored digests.
+
+Accessible without JavaScript: each chart is an `<svg role="img">` with a title and a
+description that states the numbers, every bar has its own tooltip title, and the page
+prints the same numbers in a table. Colours come from classes styled by style.css, so
+dark mode applies and the Content-Security-Policy needs no inline style.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from html import escape
+from typing import Any
+
+from ..models import Report
+
+WIDTH, HEIGHT = 640, 180
+LEFT, RIGHT, TOP, BOTTOM = 40, 8, 16, 26
+MAX_AREA_CHARTS = 8
+
+
+@dataclass(frozen=True)
+class WeekPoint:
+    start: date
+    end: date
+    total: int
+    areas: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Chart:
+    id: str
+    title: str
+    description: str
+    svg: str  # safe markup: every text in it was escaped
+
+
+def area_counts(context: Mapping[str, Any]) -> dict[str, int]:
+    """`context["areas"]`: a list of {name, count} (or a {name: count} table)."""
+    areas = context.get("areas", [])
+    found: dict[str, int] = {}
+    if isinstance(areas, Mapping):
+        items: Iterable[tuple[Any, Any]] = areas.items()
+    else:
+        items = (
+            (a.get("name"), a.get("count", a.get("prs"))) for a in areas if isinstance(a, Mapping)
+        )
+    for name, count in items:
+        if isinstance(name, str) and isinstance(count, int) and not isinstance(count, bool):
+            found[name] = found.get(name, 0) + count
+    return found
+
+
+def total_prs(context: Mapping[str, Any], areas: Mapping[str, int]) -> int:
+    counts = context.get("counts")
+    if isinstance(counts, Mapping) and isinstance(counts.get("prs"), int):
+        return int(counts["prs"])
+    return sum(areas.values())
+
+
+def weekly_series(reports: Iterable[Report]) -> list[WeekPoint]:
+    """One point per stored 7-day digest window, oldest first."""
+    points = {}
+    for report in reports:
+        if report.kind != "digest":
+            continue
+        start, end = date.fromisoformat(report.window_start), date.fromisoformat(report.window_end)
+        if (end - start).days != 6:
+            continue  # charts compare weeks; other windows would distort them
+        areas = area_counts(report.context)
+        points[start] = WeekPoint(start, end, total_prs(report.context, areas), areas)
+    return [points[k] for k in sorted(points)]
+
+
+def top_areas(series: list[WeekPoint], limit: int = MAX_AREA_CHARTS) -> list[str]:
+    totals: dict[str, int] = {}
+    for point in series:
+        for name, count in point.areas.items():
+            totals[name] = totals.get(name, 0) + count
+    ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+    return [name for name, count in ranked[:limit] if count > 0]
+
+
+def repo_charts(repo: str, series: list[WeekPoint]) -> list[Chart]:
+    if not series:
+        return []
+    charts = [
+        bar_chart(
+            "chart-total",
+            f"PRs merged per week in {repo}",
+            [(p.start, p.total) for p in series],
+            "PRs merged",
+        )
+    ]
+    for i, area in enumerate(top_areas(series), start=1):
+        values = [(p.start, p.areas.get(area, 0)) for p in series]
+        charts.append(bar_chart(f"chart-area-{i}", f"{area}: PRs per week", values, f"{area} PRs"))
+    return charts
+
+
+def bar_chart(
+    chart_id: str, title: str, values: list[tuple[date, int]], unit: str, *, css_class: str = "bar"
+) -> Chart:
+    """Bars at every week from the first to the last point; a week with no digest stays empty."""
+    first, last = values[0][0], values[-1][0]
+    weeks = (last - first).days // 7 + 1
+    known = dict(values)
+    top = max(max(v for _, v in values), 1)
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    slot = plot_w / weeks
+    bar_w = max(slot * 0.8, 1.0)
+    parts = [
+        f'<svg class="chart" id="{chart_id}" role="img" viewBox="0 0 {WIDTH} {HEIGHT}"'
+        f' aria-labelledby="{chart_id}-title {chart_id}-desc" xmlns="http://www.w3.org/2000/svg">',
+    ]
+    description = describe(values, weeks, unit)
+    parts.append(f'<title id="{chart_id}-title">{escape(title)}</title>')
+    parts.append(f'<desc id="{chart_id}-desc">{escape(description)}</desc>')
+    for fraction in (0.0, 0.5, 1.0):
+        y = TOP + plot_h * (1 - fraction)
+        label = round(top * fraction)
+        parts.append(
+            f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
+        )
+        parts.append(
+            f'<text class="axis" x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{label}</text>'
+        )
+    for index in range(weeks):
+        week = first + timedelta(days=7 * index)
+        if week not in known:
+            continue
+        value = known[week]
+        height = plot_h * value / top
+        x = LEFT + slot * index + (slot - bar_w) / 2
+        parts.append(
+            f'<rect class="{css_class}" x="{x:.1f}" y="{TOP + plot_h - height:.1f}" width="{bar_w:.1f}"'
+            f' height="{height:.1f}"><title>week of {week.isoformat()}: {value} {escape(unit)}</title></rect>'
+        )
+    for index, anchor in ((0, "start"), (weeks - 1, "end")):
+        week = first + timedelta(days=7 * index)
+        x = LEFT if anchor == "start" else WIDTH - RIGHT
+        parts.append(
+            f'<text class="axis" x="{x}" y="{HEIGHT - 8}" text-anchor="{anchor}">{week.isoformat()}</text>'
+        )
+    parts.append("</svg>")
+    return Chart(chart_id, title, description, "".join(parts))
+
+
+def describe(values: list[tuple[date, int]], weeks: int, unit: str) -> str:
+    """The chart in words, for screen readers and the alt text."""
+    numbers = [v for _, v in values]
+    peak_week, peak = max(values, key=lambda item: (item[1], item[0]))
+    missing = weeks - len(values)
+    text = (
+        f"Bar chart of {unit} per week from the week of {values[0][0].isoformat()} to the week of "
+        f"{values[-1][0].isoformat()}: {sum(numbers)} in total over {len(values)} weeks, "
+        f"at most {peak} (week of {peak_week.isoformat()}), {values[-1][1]} in the latest week."
+    )
+    if missing:
+        text += f" {missing} week{'s' if missing != 1 else ''} without a stored digest show no bar."
+    return text

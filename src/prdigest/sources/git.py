@@ -1,0 +1,378 @@
+"""The `--git` source: a clone's first-parent history as landed-commit records.
+
+One streaming `git log` process gives every commit's metadata, message and
+numstat; it is parsed incrementally, so memory stays flat and the cost stays
+close to git's own. Records have exactly the fields of `../shared/data/README.md`.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import GitError
+from .commit_message import parse_message
+
+_CHUNK = 1 << 16
+_QUEUED_CHUNKS = 1024  # at most 64 MiB of git output waiting to be parsed
+# A token git never writes as a numstat entry ("<n|->\t<n|->\t…"), so it marks a commit start.
+_COMMIT_MARK = b"\x1eprdigest-commit"
+# Metadata fields, then the raw message last; -z makes git end each with NUL.
+_FORMAT = "%x1eprdigest-commit%x00%H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B"
+_HEADER_FIELDS = 9  # sha, parents, author name/email/time, committer name/email/time, message
+_NO_TITLE = "(no commit message)"  # records need a title; git allows an empty message
+_GIT_ENV = {"LC_ALL": "C", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+# Set inside git hooks, they would make `git -C PATH` read another repository.
+_REPOSITORY_OVERRIDES = (
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+)  # fmt: skip
+# Settings that would change what git prints, pinned so a user's config cannot.
+_GIT_CONFIG = ("-c", "core.quotepath=false", "-c", "log.showSignature=false")  # fmt: skip
+
+
+def resolve_ref(path: Path, ref: str | None) -> tuple[str, str]:
+    """(ref name, head sha) of `ref`, or of the default branch when None: the remote
+    HEAD's branch if known (origin, then upstream), else the current branch / HEAD."""
+    _check_clone(path)
+    if ref is None:
+        name = _default_ref(path)
+        sha = _rev_parse(path, name)
+        if sha is None:
+            raise GitError(
+                f"{path}: {_short(name)} has no commits",
+                "commit or fetch something first, or pass --ref",
+            )
+        return name, sha
+    sha = None if ref.startswith("-") else _rev_parse(path, ref)
+    if sha is None:
+        raise GitError(
+            f"{path}: unknown ref {ref!r}",
+            "give a branch, tag or commit that exists there (see `git branch -a`)",
+        )
+    full = _git(path, "rev-parse", "--symbolic-full-name", ref).stdout.strip()
+    return (full or ref), sha
+
+
+def iter_git_records(
+    path: Path,
+    repo: str,
+    *,
+    ref: str | None = None,
+    since: datetime | None = None,
+    after_sha: str | None = None,
+) -> Iterator[dict[str, Any]]:
+    """First-parent history of `ref` (default branch when None), oldest first, as
+    records. `after_sha` is the sync cursor: only later commits are yielded, unless
+    it is not an ancestor of the ref any more (a force-push), then all of them.
+    `since`: commits committed before it are skipped."""
+    _name, head = resolve_ref(path, ref)
+    exclude: list[str] = []
+    if after_sha:
+        if after_sha == head:
+            return
+        if _is_ancestor(path, after_sha, head):
+            exclude.append(f"^{after_sha}")
+    if since is not None:
+        boundary = _newest_before(path, head, since)
+        if boundary:
+            exclude.append(f"^{boundary}")  # no diffs computed for the old history
+    since_ts = since.timestamp() if since is not None else None
+    cut = _shallow_boundary(path)
+    for record in _stream_log(path, repo, [head, *exclude]):
+        if since_ts is not None and _epoch(record) < since_ts:
+            continue
+        if record["sha"] in cut:
+            # A shallow clone's oldest commit looks like a root: its diff would be the
+            # whole tree, not the PR. Its parents and changes are unknown here.
+            record["files"] = []
+        yield record
+
+
+# -- the streaming log -----------------------------------------------------------
+
+
+def _stream_log(path: Path, repo: str, revisions: list[str]) -> Iterator[dict[str, Any]]:
+    args = [
+        "log", "--first-parent", "--reverse", "-z", "--numstat", "-M", "--root",
+        "--diff-merges=first-parent", "--no-mailmap", "--no-color", "--no-textconv",
+        "--no-ext-diff", "--no-notes", f"--format={_FORMAT}", *revisions, "--",
+    ]  # fmt: skip
+    with tempfile.TemporaryFile() as stderr:
+        process = _popen(path, args, stderr)
+        assert process.stdout is not None
+        pump = _Pump(process.stdout)
+        stopped_early = False
+        try:
+            yield from _parse_stream(_tokens(pump), repo)
+        finally:
+            pump.stop()
+            if process.poll() is None:
+                process.kill()  # the consumer stopped early (or failed)
+                stopped_early = True
+            pump.join()
+            process.stdout.close()
+            code = process.wait()
+        if code != 0 and not stopped_early:
+            stderr.seek(0)
+            raise GitError(
+                f"{path}: git log failed: {_last_line(stderr.read())}",
+                "check the clone with `git fsck`",
+            )
+
+
+class _Pump:
+    """Reads git's output on a thread into a bounded queue, so git keeps working
+    while the consumer parses and writes to the store (instead of stalling on a
+    full 64 KiB pipe): the sync then costs about max(git, Python), not their sum."""
+
+    _END = b""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self._queue: queue.Queue[bytes] = queue.Queue(maxsize=_QUEUED_CHUNKS)
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="prdigest-git-log", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while chunk := self._stream.read(_CHUNK):
+                if not self._put(chunk):
+                    return
+        except (OSError, ValueError):
+            pass  # the stream was closed under us: the consumer has gone
+        finally:
+            self._put(self._END)
+
+    def _put(self, chunk: bytes) -> bool:
+        while not self._stopped.is_set():
+            try:
+                self._queue.put(chunk, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def chunks(self) -> Iterator[bytes]:
+        while chunk := self._queue.get():
+            yield chunk
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def join(self) -> None:
+        self._thread.join()
+
+
+def _tokens(pump: _Pump) -> Iterator[bytes]:
+    """NUL-terminated tokens, chunk by chunk."""
+    pending = b""
+    for chunk in pump.chunks():
+        parts = (pending + chunk).split(b"\x00")
+        pending = parts.pop()
+        yield from parts
+    if pending:
+        yield pending
+
+
+def _parse_stream(tokens: Iterator[bytes], repo: str) -> Iterator[dict[str, Any]]:
+    header: list[bytes] = []
+    files: list[dict[str, Any]] = []
+    in_header = False
+    for token in tokens:
+        if in_header:
+            header.append(token)
+            in_header = len(header) < _HEADER_FIELDS
+            continue
+        if token == _COMMIT_MARK:
+            if header:
+                yield _record(repo, header, files)
+            header, files, in_header = [], [], True
+            continue
+        fields = token.lstrip(b"\n").split(b"\t", 2)
+        if len(fields) != 3:
+            continue  # not a numstat entry (git writes none between commits)
+        added, deleted, name = fields
+        if name:
+            change: dict[str, Any] = {"path": _text(name)}
+            old = None
+        else:  # a rename: the old and new paths follow as two tokens
+            old = next(tokens, b"")
+            change = {"path": _text(next(tokens, b""))}
+        if added == b"-" or deleted == b"-":
+            change["additions"] = change["deletions"] = None
+            change["binary"] = True
+        else:
+            change["additions"], change["deletions"] = int(added), int(deleted)
+        if old is not None:
+            change["old_path"] = _text(old)  # last, as in the published records
+        files.append(change)
+    if header:
+        yield _record(repo, header, files)
+
+
+def _record(repo: str, header: list[bytes], files: list[dict[str, Any]]) -> dict[str, Any]:
+    sha, parents, a_name, a_email, a_time, c_name, c_email, c_time, message = (
+        header + [b""] * _HEADER_FIELDS
+    )[:_HEADER_FIELDS]
+    parsed = parse_message(_text(message), repo)
+    return {
+        "repo": repo,
+        "number": parsed.number,
+        "number_source": parsed.number_source,
+        "sha": _text(sha).strip(),
+        "parents": _text(parents).split(),
+        "title": parsed.title or _NO_TITLE,
+        "body": parsed.body,
+        "author_name": _text(a_name),
+        "author_email": _text(a_email),
+        "committer_name": _text(c_name),
+        "committer_email": _text(c_email),
+        "committed_at": _iso(c_time),
+        "authored_at": _iso(a_time),
+        "files": files,
+        "trailers": parsed.trailers,
+    }
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
+def _iso(epoch: bytes) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(epoch or b"0")))
+
+
+def _epoch(record: dict[str, Any]) -> float:
+    return (
+        datetime.strptime(record["committed_at"], "%Y-%m-%dT%H:%M:%SZ")
+        .replace(tzinfo=UTC)
+        .timestamp()
+    )
+
+
+# -- small git calls (a handful per sync, never one per commit) ------------------
+
+
+def _check_clone(path: Path) -> None:
+    if not path.exists():
+        raise GitError(f"{path}: no such directory", "give the path of a local git clone")
+    if not path.is_dir():
+        raise GitError(f"{path} is not a directory", "give the path of a local git clone")
+    result = _git(path, "rev-parse", "--git-dir", check=False)
+    if result.returncode != 0:
+        reason = _last_line(result.stderr.encode())
+        if "not a git repository" in reason.lower():
+            raise GitError(
+                f"{path} is not a git repository",
+                "give the path of a local clone (`git clone URL`)",
+            )
+        raise GitError(
+            f"{path}: git cannot read it: {reason}", "fix the clone (see git's message), then retry"
+        )
+
+
+def _default_ref(path: Path) -> str:
+    for remote in ("origin", "upstream"):
+        result = _git(path, "symbolic-ref", "-q", f"refs/remotes/{remote}/HEAD", check=False)
+        target = result.stdout.strip()
+        if result.returncode == 0 and target and _rev_parse(path, target):
+            return target
+    result = _git(path, "symbolic-ref", "-q", "HEAD", check=False)
+    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "HEAD"
+
+
+def _rev_parse(path: Path, ref: str) -> str | None:
+    result = _git(
+        path, "rev-parse", "-q", "--verify", "--end-of-options", f"{ref}^{{commit}}", check=False
+    )
+    sha = result.stdout.strip()
+    return sha if result.returncode == 0 and sha else None
+
+
+def _is_ancestor(path: Path, maybe_ancestor: str, head: str) -> bool:
+    """False too when the commit is gone (a force-push followed by gc)."""
+    result = _git(path, "merge-base", "--is-ancestor", maybe_ancestor, head, check=False)
+    return result.returncode == 0
+
+
+def _shallow_boundary(path: Path) -> frozenset[str]:
+    """The commits a shallow clone cuts its history at (none for a full clone)."""
+    shallow = _git(path, "rev-parse", "--git-path", "shallow").stdout.strip()
+    file = Path(shallow) if Path(shallow).is_absolute() else path / shallow
+    try:
+        return frozenset(file.read_text(encoding="ascii", errors="replace").split())
+    except OSError:
+        return frozenset()
+
+
+def _newest_before(path: Path, head: str, since: datetime) -> str | None:
+    """The newest first-parent commit committed before `since`: history at and below it
+    is left out of the log. (Assumes first-parent committer dates do not go back in time
+    across that commit, as on a squash-merging default branch.)"""
+    stamp = int(since.timestamp())
+    # --until keeps commits with date <= stamp; one second earlier keeps only those before it.
+    result = _git(
+        path, "rev-list", "--first-parent", "-n1", f"--until=@{stamp - 1}", head, check=False
+    )
+    sha = result.stdout.strip()
+    return sha if result.returncode == 0 and sha else None
+
+
+def _git(path: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(path), *_GIT_CONFIG, *args],
+            capture_output=True,
+            env=_environment(),
+            text=True,
+            errors="replace",
+        )
+    except FileNotFoundError:
+        raise GitError(
+            "git is not installed (not found on PATH)", "install git, then retry"
+        ) from None
+    if check and result.returncode != 0:
+        raise GitError(
+            f"{path}: git {args[0]} failed: {_last_line(result.stderr.encode())}", "check the clone"
+        )
+    return result
+
+
+def _popen(path: Path, args: list[str], stderr: IO[bytes]) -> subprocess.Popen[bytes]:
+    try:
+        return subprocess.Popen(
+            ["git", "-C", str(path), *_GIT_CONFIG, *args],
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            env=_environment(),
+        )
+    except FileNotFoundError:
+        raise GitError(
+            "git is not installed (not found on PATH)", "install git, then retry"
+        ) from None
+
+
+def _environment() -> dict[str, str]:
+    kept = {key: value for key, value in os.environ.items() if key not in _REPOSITORY_OVERRIDES}
+    return {**kept, **_GIT_ENV}
+
+
+def _short(ref: str) -> str:
+    return ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+
+
+def _last_line(stderr: bytes) -> str:
+    lines = [
+        line.strip() for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()
+    ]
+    return lines[-1] if lines else "no message"

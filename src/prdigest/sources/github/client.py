@@ -1,0 +1,407 @@
+"""HTTP to the GitHub API: base URL, auth, timeouts, retries with backoff, rate limits, ETags.
+
+The token goes into one header and nowhere else: never into a URL, a message or
+the store. Every error names the request by method and path only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+
+from ...errors import GitHubError, RateLimitError
+from ...reporting import Reporter, SilentReporter
+
+DEFAULT_API_URL = "https://api.github.com"
+_USER_AGENT = "prdigest (+https://github.com/prdigest)"
+_MAX_RATE_WAITS = 8  # secondary limits in a row before we give up on one request
+
+
+@dataclass
+class ApiResponse:
+    status: int
+    data: Any  # parsed JSON; None when not modified
+    headers: httpx.Headers
+    url: str
+
+    @property
+    def not_modified(self) -> bool:
+        return self.status == 304
+
+    @property
+    def etag(self) -> str | None:
+        return self.headers.get("etag")
+
+    def link(self, rel: str) -> str | None:
+        return parse_link(self.headers.get("link", "")).get(rel)
+
+
+@dataclass
+class RateState:
+    resource: str | None = None
+    limit: int | None = None
+    remaining: int | None = None
+    reset: datetime | None = None
+
+
+@dataclass
+class ClientStats:
+    requests: int = 0  # HTTP answers received (any status)
+    data: int = 0  # answers that returned data (2xx)
+    not_modified: int = 0  # 304 answers: free under GitHub's rate limit
+    retries: int = 0
+    waited_seconds: float = 0.0
+    rates: dict[str, RateState] = field(default_factory=dict)
+
+
+class RateBudget(Protocol):
+    """A rate-limit budget shared with other processes (see store/rate_budget.py)."""
+
+    def reserve(self, resource: str, clock: float) -> float: ...
+
+    def observe(self, resource: str, quota: int | None, remaining: int, reset_at: int) -> None: ...
+
+
+class GitHubUnavailable(GitHubError):
+    """GitHub kept failing (5xx, timeouts, broken answers) after every retry."""
+
+
+class _Retry(Exception):
+    """A transient failure worth another attempt."""
+
+
+class GitHubClient:
+    def __init__(
+        self,
+        base_url: str | None,
+        token: str | None,
+        *,
+        reporter: Reporter | None = None,
+        no_wait: bool = False,
+        timeout: float = 30.0,
+        max_attempts: int = 6,
+        backoff: float = 1.0,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.time,
+        transport: httpx.BaseTransport | None = None,
+        budget: RateBudget | None = None,
+    ) -> None:
+        self.base_url = (base_url or DEFAULT_API_URL).rstrip("/")
+        if not self.base_url.startswith(("http://", "https://")):
+            raise GitHubError(
+                f"invalid GitHub API URL {self.base_url!r}",
+                "give --github-api-url / GITHUB_API_URL as http(s)://host[/api/v3]",
+            )
+        self.has_token = bool(token)
+        self.reporter = reporter or SilentReporter()
+        self.no_wait = no_wait
+        self.max_attempts = max_attempts
+        self.backoff = backoff
+        self.sleep = sleep
+        self.clock = clock
+        self.stats = ClientStats()
+        self.budget = budget
+        headers = {
+            "Accept": "application/vnd.github+json",
+            "User-Agent": _USER_AGENT,
+            "X-GitHub-Api-Version": "2022-11-28",
+        }
+        if token:
+            headers["Authorization"] = f"Bearer {token.strip()}"
+        self._http = httpx.Client(
+            base_url=self.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout),
+            transport=transport,
+            follow_redirects=True,
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> GitHubClient:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @property
+    def graphql_url(self) -> str:
+        # GitHub Enterprise serves REST under /api/v3 and GraphQL under /api/graphql.
+        if self.base_url.endswith("/api/v3"):
+            return self.base_url[: -len("/v3")] + "/graphql"
+        return self.base_url + "/graphql"
+
+    def url_key(self, path: str, params: dict[str, Any] | None = None) -> str:
+        """The URL a stored ETag belongs to (no credentials in it)."""
+        query = "&".join(f"{k}={params[k]}" for k in sorted(params)) if params else ""
+        return f"{self.base_url}{path}" + (f"?{query}" if query else "")
+
+    def get(
+        self, path: str, params: dict[str, Any] | None = None, etag: str | None = None
+    ) -> ApiResponse:
+        """GET a path (or a full URL from a Link header) and parse its JSON."""
+        headers = {"If-None-Match": etag} if etag else {}
+        return self._request("GET", path, params=params, headers=headers)
+
+    def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        """POST a GraphQL query; returns its `data`, raising on errors."""
+        if not self.has_token:
+            raise GitHubError(
+                "GitHub's GraphQL API needs a token",
+                "set GITHUB_TOKEN or GH_TOKEN, or use --api rest",
+            )
+        for _ in range(_MAX_RATE_WAITS):
+            response = self._request(
+                "POST", self.graphql_url, json_body={"query": query, "variables": variables}
+            )
+            body = response.data
+            if not isinstance(body, dict):
+                raise GitHubError(
+                    "GitHub's GraphQL API answered with an unexpected shape", "try again later"
+                )
+            errors = body.get("errors") or []
+            if any(e.get("type") == "RATE_LIMITED" for e in errors if isinstance(e, dict)):
+                self._wait_primary(response.headers, "graphql")
+                continue
+            if errors:
+                raise graphql_error(errors)
+            data = body.get("data")
+            if not isinstance(data, dict):
+                raise GitHubError("GitHub's GraphQL API answered without data", "try again later")
+            return data
+        raise RateLimitError(
+            "GitHub kept refusing the GraphQL query for its rate limit", "try again later"
+        )
+
+    # -- the one request loop --------------------------------------------------
+    def _request(
+        self,
+        method: str,
+        url: str,
+        *,
+        params: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+        json_body: dict[str, Any] | None = None,
+    ) -> ApiResponse:
+        where = f"{method} {urlsplit(url).path or url}"
+        attempt = rate_waits = 0
+        limited_just_now = False
+        while True:
+            attempt += 1
+            if not limited_just_now:  # right after waiting out GitHub's own limit, just ask
+                self._take_from_budget(url)
+            limited_just_now = False
+            try:
+                return self._attempt(method, url, where, params, headers, json_body)
+            except _RateLimited as limited:
+                limited_just_now = True
+                rate_waits += 1
+                attempt -= 1  # waiting as told is not a failed attempt
+                if rate_waits > _MAX_RATE_WAITS:
+                    raise RateLimitError(
+                        f"GitHub kept rate-limiting {where}", "wait a few minutes, then run again"
+                    ) from None
+                if limited.seconds:
+                    self._wait(
+                        limited.seconds, "GitHub asked us to slow down (secondary rate limit)"
+                    )
+            except _Retry as problem:
+                if attempt >= self.max_attempts:
+                    raise GitHubUnavailable(
+                        f"{where} failed {attempt} times: {problem}",
+                        "GitHub may be having trouble; run again later; what was fetched is kept",
+                    ) from None
+                self.stats.retries += 1
+                self._wait(min(self.backoff * 2 ** (attempt - 1), 60.0), None)
+
+    def _attempt(
+        self,
+        method: str,
+        url: str,
+        where: str,
+        params: dict[str, Any] | None,
+        headers: dict[str, str] | None,
+        json_body: dict[str, Any] | None,
+    ) -> ApiResponse:
+        try:
+            response = self._http.request(
+                method, url, params=params, headers=headers, json=json_body
+            )
+        except httpx.TimeoutException:
+            raise _Retry("timed out") from None
+        except httpx.TransportError as exc:  # resets, refused connections, truncated bodies
+            raise _Retry(f"connection problem ({type(exc).__name__})") from None
+        self.stats.requests += 1
+        self._note_rate(response.headers)
+        status = response.status_code
+        if status == 304:
+            self.stats.not_modified += 1
+            return ApiResponse(304, None, response.headers, str(response.url))
+        if status in (403, 429):
+            self._check_rate_limit(response)
+        if status >= 500:
+            raise _Retry(f"GitHub answered {status}")
+        if status >= 400:
+            raise self._http_error(status, response, where)
+        try:
+            data = response.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise _Retry("the answer was not valid JSON") from None
+        self.stats.data += 1
+        return ApiResponse(status, data, response.headers, str(response.url))
+
+    # -- rate limits -------------------------------------------------------------
+    def _take_from_budget(self, url: str) -> None:
+        """With a shared budget, wait (or stop) before asking when none is left."""
+        if self.budget is None:
+            return
+        resource = "graphql" if url == self.graphql_url else "core"
+        # Wait once for the reset; GitHub's own answer then says whether the window refilled.
+        if (seconds := self.budget.reserve(resource, self.clock())) > 0:
+            at = datetime.fromtimestamp(self.clock() + seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+            if self.no_wait:
+                raise RateLimitError(
+                    f"the {resource} rate limit shared by this token is used up until {at}",
+                    f"run the same command again after {at}; what was fetched is kept",
+                )
+            self._wait(seconds, f"the shared {resource} rate limit is used up; waiting until {at}")
+
+    def _note_rate(self, headers: httpx.Headers) -> None:
+        remaining = _int(headers.get("x-ratelimit-remaining"))
+        if remaining is None:
+            return
+        resource = headers.get("x-ratelimit-resource", "core")
+        reset = _int(headers.get("x-ratelimit-reset"))
+        if self.budget is not None and reset is not None:
+            self.budget.observe(resource, _int(headers.get("x-ratelimit-limit")), remaining, reset)
+        self.stats.rates[resource] = RateState(
+            resource,
+            _int(headers.get("x-ratelimit-limit")),
+            remaining,
+            datetime.fromtimestamp(reset, UTC) if reset is not None else None,
+        )
+
+    @property
+    def remaining(self) -> int | None:
+        known = [r.remaining for r in self.stats.rates.values() if r.remaining is not None]
+        return min(known) if known else None
+
+    def _check_rate_limit(self, response: httpx.Response) -> None:
+        headers = response.headers
+        message = _message(response).lower()
+        if headers.get("x-ratelimit-remaining") == "0" and "secondary" not in message:
+            self._wait_primary(headers, headers.get("x-ratelimit-resource", "core"))
+            raise _RateLimited(0.0)
+        retry_after = _int(headers.get("retry-after"))
+        if retry_after is not None:
+            raise _RateLimited(float(retry_after))
+        if "rate limit" in message:
+            raise _RateLimited(60.0)  # GitHub's advice when it gives no Retry-After
+
+    def _wait_primary(self, headers: httpx.Headers, resource: str) -> None:
+        reset = _int(headers.get("x-ratelimit-reset"))
+        seconds = max(0.0, reset - self.clock()) + 1.0 if reset is not None else 60.0
+        at = datetime.fromtimestamp(self.clock() + seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        if self.no_wait:
+            advice = "" if self.has_token else "; a token (GITHUB_TOKEN) raises the limit"
+            raise RateLimitError(
+                f"GitHub's {resource} rate limit is used up until {at}",
+                f"run the same command again after {at}; what was fetched is kept{advice}",
+            )
+        self._wait(seconds, f"GitHub's {resource} rate limit is used up; waiting until {at}")
+
+    def _wait(self, seconds: float, why: str | None) -> None:
+        """Sleep, counting down through the reporter when the wait is worth mentioning."""
+        self.stats.waited_seconds += seconds
+        if why:
+            self.reporter.info(why)
+        left = seconds
+        while left > 0:
+            step = min(1.0, left)
+            if why:
+                self.reporter.progress(
+                    int(left + 0.999), int(seconds + 0.999), "seconds left to wait"
+                )
+            self.sleep(step)
+            left -= step
+
+    def _http_error(self, status: int, response: httpx.Response, where: str) -> GitHubError:
+        message = _message(response)
+        said = f" ({message})" if message else ""
+        if status == 401:
+            return GitHubError(
+                f"GitHub refused the token: 401{said}",
+                "set GITHUB_TOKEN or GH_TOKEN to a valid token, or unset both for public access",
+            )
+        if status == 404:
+            return GitHubError(
+                f"not found on {self.base_url}: {where} answered 404",
+                "check the repository name (owner/name); for a private repository use a token"
+                " that can read it",
+            )
+        if status == 403:
+            return GitHubError(
+                f"GitHub refused {where}: 403{said}",
+                "check the token's permissions for this repository",
+            )
+        return GitHubError(f"{where} answered {status}{said}", "check the request, then run again")
+
+
+class _RateLimited(Exception):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+def graphql_error(errors: list[Any]) -> GitHubError:
+    first = errors[0] if isinstance(errors[0], dict) else {"message": str(errors[0])}
+    kind, message = first.get("type", ""), str(first.get("message", ""))[:200]
+    if "something went wrong" in message.lower() or "timeout" in message.lower():
+        return GitHubUnavailable(
+            f"GitHub's GraphQL API gave up on the query: {message}", "try --api rest"
+        )
+    if kind == "NOT_FOUND":
+        return GitHubError(
+            f"GitHub's GraphQL API: {message}",
+            "check the repository name (owner/name); for a private repository use a token that can read it",
+        )
+    return GitHubError(f"GitHub's GraphQL API refused the query: {message}", "try --api rest")
+
+
+def parse_link(header: str) -> dict[str, str]:
+    """`<url>; rel="next", <url>; rel="last"` → {"next": url, "last": url}."""
+    links: dict[str, str] = {}
+    for part in header.split(","):
+        url, _, rest = part.partition(";")
+        url = url.strip()
+        if not (url.startswith("<") and url.endswith(">")):
+            continue
+        for attr in rest.split(";"):
+            key, _, value = attr.strip().partition("=")
+            if key == "rel":
+                for rel in value.strip('"').split():
+                    links[rel] = url[1:-1]
+    return links
+
+
+def _message(response: httpx.Response) -> str:
+    try:
+        body = response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return ""
+    return str(body.get("message", ""))[:200] if isinstance(body, dict) else ""
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,53 @@
+"""The LLM reply cache: a request is identified by a hash of what it sends and where."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from ..store import Store
+from ..store.llm_cache import CachedReply, get_reply, put_reply
+
+CACHE_VERSION = 1  # bump when the meaning of a cached reply changes
+
+
+def normalise_base_url(base_url: str) -> str:
+    """One spelling per server: scheme and host lower-cased, no trailing slash."""
+    parts = urlsplit(base_url.strip())
+    path = parts.path.rstrip("/")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
+
+
+def request_key(
+    base_url: str, model: str, messages: list[dict[str, str]], params: dict[str, Any]
+) -> str:
+    """The server is part of the key: another server's replies are not this one's."""
+    canonical = json.dumps(
+        {
+            "v": CACHE_VERSION,
+            "server": normalise_base_url(base_url),
+            "model": model,
+            "messages": messages,
+            "params": params,
+        },
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class ReplyCache:
+    """Reads are skipped with `refresh`; writes always happen (a refresh updates)."""
+
+    def __init__(self, store: Store, *, refresh: bool = False) -> None:
+        self.store = store
+        self.refresh = refresh
+
+    def get(self, key: str) -> CachedReply | None:
+        return None if self.refresh else get_reply(self.store, key)
+
+    def put(self, reply: CachedReply) -> None:
+        put_reply(self.store, reply)

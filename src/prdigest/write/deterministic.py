@@ -1,0 +1,377 @@
+"""The deterministic writer: a digest context → Markdown, with every citation and figure checked.
+
+It writes only what the context holds: theme names and sentences from the analysis,
+figures quoted from the PRs, counts computed from the data. Each `[PR#N](…)` link and
+each quoted figure goes through `Ledger`, which refuses a PR outside the window and a
+figure that its cited PR does not state; the closing line reports what was checked.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from ..analyze.cleaning import number_word, plural, sentence_case
+from ..render.markdown import code, inline, plain, render_template, table_cell
+from .digest_blocks import Ledger, check, closing, empty, people, reverts, trends
+
+MIN_SECTION = 5  # an area with this many PRs always gets its own section
+_OTHER_AREAS_SHOWN = 5
+_KIND_LABELS = {
+    "bc_breaking": "BC-breaking",
+    "deprecation": "deprecations",
+    "new_features": "new features",
+    "improvements": "improvements",
+    "bug_fixes": "bug fixes",
+    "performance": "performance",
+    "docs": "docs",
+    "devs": "developer-facing",
+    "not_user_facing": "internal",
+}
+_KIND_SINGULAR = {
+    "deprecation": "deprecation",
+    "new_features": "new feature",
+    "improvements": "improvement",
+    "bug_fixes": "bug fix",
+    "docs": "docs change",
+}
+
+
+def write_digest(context: dict[str, Any]) -> str:
+    ledger = Ledger(context)
+    if context["counts"]["prs"] == 0:
+        values = empty(context, ledger)
+    else:
+        sections, table = _sections(context, ledger)
+        values = {
+            "title": plain(context["title"]),
+            "takeaways": _takeaways(context, ledger),
+            "sections": sections,
+            "extras": [
+                block
+                for block in (reverts(context, ledger), trends(context), people(context))
+                if block
+            ],
+            "table": table,
+        }
+    values["closing"] = closing(ledger)
+    markdown = render_template("digest.md.j2", values)
+    check(markdown, context, ledger)
+    return markdown
+
+
+# --- sections ------------------------------------------------------------------------
+
+
+def citation_budget(prs: int) -> int:
+    """About how many PR links a digest of `prs` PRs carries (the references: 20–35 of
+    400–560); the first theme of every section is cited even past it."""
+    return min(30, 10 + prs // 6)
+
+
+def _own_section(area: dict[str, Any], rank: int) -> bool:
+    return area["count"] >= MIN_SECTION or (rank < 3 and area["count"] >= 2)
+
+
+def _sections(
+    context: dict[str, Any], ledger: Ledger
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    areas = context["areas"]
+    sections: list[dict[str, Any]] = []
+    table: list[dict[str, str]] = []
+    rest = []
+    budget = citation_budget(context["counts"]["prs"])
+    for rank, area in enumerate(areas):
+        if not _own_section(area, rank):
+            rest.append(area)
+            continue
+        bullets = []
+        skipped = 0
+        for index, theme in enumerate(area["themes"]):
+            # the first theme always; the others while the digest stays selective
+            # (and any theme with a stated figure: impact is what readers look for)
+            if index == 0 or theme["figures"] or ledger.citations + len(theme["prs"]) <= budget:
+                bullets.append(_theme_bullet(theme, ledger))
+            else:
+                skipped += len(theme["members"])
+        also = _also_bullet(area, skipped)
+        if also:
+            bullets.append({"text": also, "sub": []})
+        sections.append(
+            {
+                "index": len(sections) + 1,
+                "heading": plain(area["name"]),
+                "intro": _intro(area, bool(context["counts"]["previous_prs"])),
+                "bullets": bullets,
+            }
+        )
+        table.append(_table_row(area, ledger))
+    if rest:
+        sections.append(_other_section(rest, len(sections) + 1, ledger, budget))
+        table.append(_other_row(rest, ledger))
+    return sections, table
+
+
+def _intro(area: dict[str, Any], has_previous: bool) -> str:
+    count, before = area["count"], area["previous_count"]
+    if not has_previous:  # no data for the week before: say nothing about movement
+        movement = ""
+    elif before == 0:
+        movement = "none the week before"
+    elif count == before:
+        movement = "as many as the week before"
+    else:
+        movement = f"{'up' if count > before else 'down'} from {before} the week before"
+    kinds = [_kind_count(kind, n) for kind, n in list(area["kinds"].items())[:3]]
+    text = f"{plural(count, 'PR')}" + (f", {movement}" if movement else "")
+    return plain(text + (" · " + ", ".join(kinds) if kinds else ""))
+
+
+def _kind_count(kind: str, n: int) -> str:
+    label = _KIND_LABELS.get(kind, kind.replace("_", " "))
+    if n == 1:
+        label = _KIND_SINGULAR.get(kind, label)
+    return f"{n} {label}"
+
+
+def _theme_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    if theme.get("points"):
+        return _points_bullet(theme, ledger)
+    return _sentence_bullet(theme, ledger)
+
+
+def _points_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    """A theme of distinct changes: one sub-bullet each, cited beside its own words."""
+    figures = {f["pr"]: f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])}
+    subs = []
+    points = [p for p in theme["points"] if ledger.has(p["pr"])]
+    for point in points:
+        text = inline(point["text"].rstrip("."))
+        figure = figures.pop(point["pr"], None)
+        if figure is not None:
+            text += f", reporting {ledger.quote(figure['text'], figure['pr'])}"
+        else:
+            text += f" ({ledger.cite(point['pr'])})"
+        subs.append(text + ".")
+    for figure in figures.values():  # a figure of a cited PR that is no point of its own
+        subs.append(f"{ledger.quote(figure['text'], figure['pr'])}.")
+    total = len(theme["members"])
+    lead = f"{plural(total, 'PR')}, among them:" if total > len(points) else ""
+    return {"text": f"**{inline(theme['name'])}:** {lead}".rstrip(), "sub": subs}
+
+
+def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    figures = [f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])]
+    figure_prs = {f["pr"] for f in figures}
+    sentence = theme["sentence"].rstrip(".")
+    cites = ledger.cite_all([n for n in theme["prs"] if n not in figure_prs])
+    text = f"**{inline(theme['name'])}:** {inline(sentence)}"
+    if cites:
+        text += f" ({cites})"
+    for i, fig in enumerate(figures):
+        text += f"{', reporting' if i == 0 else ' and'} {ledger.quote(fig['text'], fig['pr'])}"
+    more = theme["more"]
+    if more > 0:
+        text += f", plus {plural(more, 'more PR')} on this theme"
+    return {"text": text + ".", "sub": []}
+
+
+def _also_bullet(area: dict[str, Any], skipped: int = 0) -> str:
+    rest = area["rest"]
+    count = rest["count"] + skipped
+    if count <= 0:
+        return ""
+    text = f"**Also:** {plural(count, 'more PR')}"
+    paths = [f"{code(path)} ({n})" for path, n in rest["top_paths"] if n >= 2][:2]
+    if paths:
+        text += ", mostly under " + " and ".join(paths)
+    if rest["reverts"]:
+        text += f", including {plural(rest['reverts'], 'revert or reland', 'reverts and relands')} (see below)"
+    return text + "."
+
+
+def _family_groups(areas: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Small areas of one family (`Backends: NXP`, `Backends: Samsung`) share a bullet."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    order: list[str] = []
+    for area in areas:
+        key = area["family"] or area["name"]
+        if key not in groups:
+            order.append(key)
+        groups[key].append(area)
+    return sorted(
+        ((k, groups[k]) for k in order),
+        key=lambda kv: (-sum(a["count"] for a in kv[1]), order.index(kv[0])),
+    )
+
+
+def _small_area_line(area: dict[str, Any], ledger: Ledger, label: str, budget: int) -> str:
+    text = f"**{inline(label)}** ({plural(area['count'], 'PR')})"
+    if area["themes"] and ledger.citations < budget:
+        theme = area["themes"][0]
+        cited = [n for n in theme["prs"] if ledger.has(n)][:1]
+        text += f": {inline(theme['sentence'].rstrip('.'))}"
+        if cited:
+            text += f" ({ledger.cite_all(cited)})"
+    elif area["rest"]["reverts"]:
+        text += ": reverts and relands only (see below)"
+    return text + "."
+
+
+def _other_section(
+    areas: list[dict[str, Any]], index: int, ledger: Ledger, budget: int
+) -> dict[str, Any]:
+    bullets: list[dict[str, Any]] = []
+    shown = 0
+    leftover: list[dict[str, Any]] = []
+    for family, members in _family_groups(areas):
+        if shown >= _OTHER_AREAS_SHOWN:
+            leftover.extend(members)
+            continue
+        shown += 1
+        if len(members) == 1:
+            line = _small_area_line(members[0], ledger, members[0]["name"], budget)
+            bullets.append({"text": line, "sub": []})
+            continue
+        total = sum(a["count"] for a in members)
+        names = [a["name"].split(":", 1)[-1].strip() for a in members]
+        # one-PR members are named in the family line; the others get a sentence each
+        subs = [
+            _small_area_line(a, ledger, names[i], budget)
+            for i, a in enumerate(members)
+            if a["count"] >= 2
+        ]
+        singles = [f"{names[i]} (1)" for i, a in enumerate(members) if a["count"] < 2]
+        if subs and singles:
+            subs.append(f"Also {plain(', '.join(singles))}.")
+        bullets.append(
+            {
+                "text": f"**{inline(family)}** ({plural(total, 'PR')} across {plain(', '.join(names))}):",
+                "sub": subs,
+            }
+        )
+    if leftover:
+        listed = ", ".join(f"{a['name']} ({a['count']})" for a in leftover)
+        bullets.append({"text": f"**Also:** {plain(listed)}.", "sub": []})
+    total = sum(a["count"] for a in areas)
+    families = {a["family"] for a in areas}
+    heading = (
+        f"Other {next(iter(families))}"
+        if len(families) == 1 and None not in families
+        else "Other Areas"
+    )
+    intro = plain(f"{plural(total, 'PR')} across {plural(len(areas), 'smaller area')}")
+    return {"index": index, "heading": plain(heading), "intro": intro, "bullets": bullets}
+
+
+def _key_pr(area: dict[str, Any], ledger: Ledger) -> str:
+    """The section's strongest theme PR by the analysis' evidence score, as `#N` (the
+    references' table style; the prose above carries the links)."""
+    cited = [n for theme in area["themes"] for n in theme["prs"] if ledger.has(n)]
+    if not cited:
+        return "—"
+    best = max(cited, key=lambda n: (ledger.prs[str(n)]["score"], -cited.index(n)))
+    return f"#{best}"
+
+
+def _table_row(area: dict[str, Any], ledger: Ledger) -> dict[str, str]:
+    category, _, component = area["name"].partition(":")
+    if not component.strip() and area.get("top_paths"):
+        component = ", ".join(code(path) for path, _ in area["top_paths"][:2])
+    focus = ", ".join(inline(t["name"]) for t in area["themes"][:3]) or "—"
+    return {
+        "category": table_cell(f"**{plain(category.strip())}**"),
+        "component": table_cell(
+            component.strip() if "`" in component else plain(component.strip() or category.strip())
+        ),
+        "focus": table_cell(focus),
+        "key": _key_pr(area, ledger),
+    }
+
+
+def _other_row(areas: list[dict[str, Any]], ledger: Ledger) -> dict[str, str]:
+    names = [a["name"] for a in areas[:3]] + (["…"] if len(areas) > 3 else [])
+    focus = ", ".join(inline(a["themes"][0]["name"]) for a in areas[:3] if a["themes"]) or "—"
+    key = next((_key_pr(a, ledger) for a in areas if any(t["prs"] for t in a["themes"])), "—")
+    return {
+        "category": "**Other**",
+        "component": table_cell(plain(", ".join(names))),
+        "focus": table_cell(focus),
+        "key": key,
+    }
+
+
+# --- key takeaways and the closing blocks --------------------------------------------
+
+
+def _lead_phrase(theme: dict[str, Any]) -> str:
+    if theme["kind"] == "path":
+        directory = theme["name"].rsplit("(", 1)[-1].strip("()`")
+        return f"work in {code(directory)}"
+    if theme["series"]:
+        return f"a {number_word(len(theme['members']))}-part series on {inline(theme['name'])}"
+    return inline(theme["name"])
+
+
+def _takeaways(context: dict[str, Any], ledger: Ledger) -> str:
+    counts = context["counts"]
+    areas = context["areas"]
+    leaders = [a for a in areas[:2] if a["themes"]]
+    parts = []
+    for area in leaders:
+        themes = area["themes"][:2]
+        phrases = " and ".join(_lead_phrase(t) for t in themes)
+        parts.append(f"**{plain(area['name'])}** ({phrases})")
+    verb = "was dominated by" if counts["prs"] >= 20 else "centred on"
+    lead = (
+        f"This week's activity {verb} " + " and ".join(parts)
+        if parts
+        else "This week's activity was spread thin"
+    )
+    figure = next(
+        (
+            (t, f)
+            for a in areas[:4]
+            for t in a["themes"]
+            for f in t["figures"]
+            if ledger.figure_ok(f["text"], f["pr"])
+        ),
+        None,
+    )
+    if figure is not None:
+        theme, fig = figure
+        lead += f", with {inline(theme['name'])} reporting {ledger.quote(fig['text'], fig['pr'])}"
+    top = context["key_takeaways"]["top_areas"]
+    numbered = [f"({i}) {plain(name)}" for i, name in enumerate(top, start=1)]
+    listing = (
+        ", ".join(numbered[:-1]) + (", and " if len(numbered) > 2 else " and ") + numbered[-1]
+        if len(numbered) > 1
+        else numbered[0]
+    )
+    first = f"{lead}, totaling {plural(counts['prs'], 'PR')} across {listing}."
+    total = context["trends"]["total"]
+    volume = ""
+    if total["previous"]:
+        change = total["delta"]
+        volume = (
+            f"Volume was {'up' if change > 0 else 'down'} {abs(total['pct'])}% on the week before ({total['previous']})"
+            if change
+            else f"Volume was level with the week before ({total['previous']})"
+        )
+    extras = []
+    if counts["reverts"]:
+        extras.append(plural(counts["reverts"], "revert"))
+    if counts["first_time_authors"]:
+        extras.append(plural(counts["first_time_authors"], "first-time contributor"))
+    if counts["direct_pushes"]:
+        extras.append(
+            f"{plural(counts['direct_pushes'], 'direct push', 'direct pushes')} counted apart"
+        )
+    listed = ", ".join(extras)
+    if volume and listed:
+        second = f" {volume}; {listed}."
+    elif volume or listed:
+        second = f" {volume or sentence_case(listed)}."
+    else:
+        second = ""
+    return first + second

@@ -1,0 +1,173 @@
+"""The closing blocks of the deterministic digest (reverts, week over week, contributors,
+the empty window) and the `Ledger` every citation and figure goes through.
+
+The ledger refuses a PR outside the window and a figure its PR does not state; `check`
+re-reads the rendered Markdown so the closing line's counts are the text's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..analyze.claims import normalize
+from ..analyze.cleaning import plural
+from ..errors import TemplateError
+from ..render.markdown import code, inline, plain
+
+_LINK = re.compile(r"\[PR#(\d+)\]\(([^)]*)\)")
+
+
+class Ledger:
+    """Issues citations and figures, and remembers them for the final check."""
+
+    def __init__(self, context: dict[str, Any]) -> None:
+        self.prs: dict[str, dict[str, Any]] = context["prs"]
+        self.citations = 0
+        self.figures = 0
+
+    def has(self, number: int | None) -> bool:
+        return number is not None and str(number) in self.prs
+
+    def cite(self, number: int) -> str:
+        if not self.has(number):
+            raise TemplateError(
+                f"the digest cites PR #{number}, which is not in the window",
+                "report this as a bug in prdigest",
+            )
+        self.citations += 1
+        return f"[PR#{number}]({self.prs[str(number)]['url']})"
+
+    def cite_all(self, numbers: list[int]) -> str:
+        return ", ".join(self.cite(n) for n in numbers if self.has(n))
+
+    def figure_ok(self, text: str, number: int) -> bool:
+        pr = self.prs.get(str(number))
+        if pr is None:
+            return False
+        said = normalize(text)
+        return any(said in normalize(source) for source in [pr["title"], *pr["claims"]])
+
+    def quote(self, text: str, number: int) -> str:
+        self.figures += 1
+        return f"“{inline(text, symbols=False)}” ({self.cite(number)})"
+
+
+def reverts(context: dict[str, Any], ledger: Ledger) -> dict[str, Any] | None:
+    lines = []
+    relanded_seen: set[int] = set()
+    for row in context["reverts"]:
+        who = (
+            ledger.cite(row["revert"])
+            if ledger.has(row["revert"])
+            else f"A direct push ({code(row['sha'][:7])})"
+        )
+        what = f"“{inline(row['title'], symbols=False)}”" if row["title"] else "an earlier change"
+        target = row["reverted"]
+        if target is not None and ledger.has(target) and row["reverted_in_window"]:
+            where = f" ({ledger.cite(target)}, landed this week)"
+        elif target is not None:
+            where = f" (#{target}, from an earlier week)"
+        else:
+            where = ""
+        text = f"{who} reverted {what}{where}"
+        if row["relanded_by"] is not None and ledger.has(row["relanded_by"]):
+            text += f"; relanded by {ledger.cite(row['relanded_by'])}"
+            relanded_seen.add(row["relanded_by"])
+        elif row["reverted_in_window"]:
+            text += "; not relanded this week"
+        lines.append(text + ".")
+    for row in context["relands"]:
+        if row["reland"] in relanded_seen:
+            continue
+        who = (
+            ledger.cite(row["reland"])
+            if ledger.has(row["reland"])
+            else f"A direct push ({code(row['sha'][:7])})"
+        )
+        target = row["relanded"]
+        if row["title"]:
+            what = f"“{inline(row['title'], symbols=False)}”"
+            if target is not None and not row["relanded_in_window"]:
+                what += f" (#{target}, from an earlier week)"
+        elif target is not None:
+            what = f"#{target} (from an earlier week)"
+        else:
+            what = "an earlier change"
+        lines.append(f"{who} relanded {what}.")
+    return {"heading": "Reverts and Relands", "bullets": lines} if lines else None
+
+
+def trends(context: dict[str, Any]) -> dict[str, Any] | None:
+    trends = context["trends"]
+    total = trends["total"]
+    if not total["previous"]:
+        return None
+    lines = [
+        plain(
+            f"{total['count']} PRs against {total['previous']} the week before ({total['delta']:+d})."
+        )
+    ]
+    for label, rows in (("Rising", trends["rising"]), ("Falling", trends["falling"])):
+        if rows:
+            parts = [f"{r['area']} {r['previous']} → {r['count']}" for r in rows[:4]]
+            lines.append(f"**{label}:** {plain('; '.join(parts))}.")
+    if trends["quiet_areas"]:
+        lines.append(f"**Quiet this week:** {plain(', '.join(trends['quiet_areas'][:6]))}.")
+    return {"heading": "Week over Week", "bullets": lines}
+
+
+def people(context: dict[str, Any]) -> dict[str, Any] | None:
+    counts = context["counts"]
+    lines = []
+    first = context["first_time_authors"]
+    line = f"{plural(counts['authors'], 'author')} landed changes"
+    if first:
+        names = ", ".join(first[:8]) + (f" and {len(first) - 8} more" if len(first) > 8 else "")
+        line += f"; {plural(len(first), 'first-time contributor')}: {names}"
+    lines.append(plain(line + "."))
+    pushes = context["direct_pushes"]
+    if pushes:
+        shown = "; ".join(f"{inline(p['clean_title'])} ({code(p['sha'][:7])})" for p in pushes[:4])
+        more = f"; and {len(pushes) - 4} more" if len(pushes) > 4 else ""
+        lines.append(
+            f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR), counted apart from the PRs: {shown}{more}."
+        )
+    return {"heading": "Contributors", "bullets": lines}
+
+
+def empty(context: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    counts = context["counts"]
+    text = f"No pull requests landed in {context['repo']} during {context['window']['label']}"
+    if counts["direct_pushes"]:
+        text += f"; {plural(counts['direct_pushes'], 'direct push', 'direct pushes')} did"
+    if counts["previous_prs"]:
+        text += f" (the week before had {plural(counts['previous_prs'], 'PR')})"
+    return {
+        "title": plain(context["title"]),
+        "takeaways": plain(text + "."),
+        "sections": [],
+        "extras": [b for b in (people(context),) if b and counts["direct_pushes"]],
+        "table": [],
+    }
+
+
+def closing(ledger: Ledger) -> str:
+    return f"All {plural(ledger.citations, 'citation')} and {plural(ledger.figures, 'figure')} checked against the PRs of the window."
+
+
+def check(markdown: str, context: dict[str, Any], ledger: Ledger) -> None:
+    """The rendered text, re-read: every PR link is a PR of the window, counted once."""
+    found = _LINK.findall(markdown)
+    for number, url in found:
+        pr = context["prs"].get(number)
+        if pr is None or pr["url"] != url:
+            raise TemplateError(
+                f"digest links PR #{number} ({url}), which is not in the window",
+                "report this as a bug in prdigest",
+            )
+    if len(found) != ledger.citations:
+        raise TemplateError(
+            f"digest has {len(found)} PR links but {ledger.citations} were issued",
+            "report this as a bug in prdigest",
+        )

@@ -1,0 +1,169 @@
+"""What the model is shown about each PR, and the full text claims are checked against.
+
+PR titles and bodies are written by strangers: they become one line of quoted
+data each (whitespace collapsed, so a body cannot open a line of its own),
+never part of an instruction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..models import PullRequest
+from .tokens import estimate_tokens
+
+_BOILERPLATE_LINE = re.compile(
+    r"^\s*(differential revision|pull request resolved|pull-request|ghstack-source-id|"
+    r"signed-off-by|co-authored-by|approved by|reviewed by|reviewers|subscribers|tags|"
+    r"change-id|fbshipit-source-id|imported from github|x-github|cc\s*@|stack from \[ghstack\]|"
+    r"\*\s*(__->__\s*)?#\d+|\[ghstack-poisoned\])",
+    re.IGNORECASE,
+)
+_TEST_PLAN = re.compile(r"^\s*(#+\s*)?test[ _-]?plan\b.*$", re.IGNORECASE)
+_HEADING = re.compile(r"^\s*#+\s")
+_SUMMARY_HEADING = re.compile(r"^\s*(#+\s*)?summary\s*:?\s*$", re.IGNORECASE)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_SPACE = re.compile(r"\s+")
+_WORD_CUT = re.compile(r"\S+\s*")
+
+
+def clean_body(body: str) -> str:
+    """The body without trailers, cc lists, stack lists, test plans and HTML comments."""
+    kept: list[str] = []
+    skipping = False
+    for line in _COMMENT.sub("", body).splitlines():
+        if _TEST_PLAN.match(line):
+            skipping = True
+            continue
+        if skipping and _HEADING.match(line) and not _TEST_PLAN.match(line):
+            skipping = False
+        if skipping or _BOILERPLATE_LINE.match(line) or _SUMMARY_HEADING.match(line):
+            continue
+        kept.append(line.rstrip())
+    return "\n".join(kept).strip()
+
+
+def one_line(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def trim_tokens(text: str, budget: int) -> str:
+    """The leading words of `text` that fit in `budget` tokens, "…" when cut."""
+    if estimate_tokens(text) <= budget:
+        return text
+    out = ""
+    for match in _WORD_CUT.finditer(text):
+        if estimate_tokens(out + match.group(0)) > budget - 1:
+            break
+        out += match.group(0)
+    return out.rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class PRText:
+    """Everything known about one PR number in the window (relands merged)."""
+
+    number: int
+    title: str
+    author: str
+    labels: tuple[str, ...]
+    body: str  # cleaned: what the model is shown the start of
+    raw_body: str  # everything: what claims are checked against
+
+
+def pr_texts(prs: Iterable[PullRequest]) -> dict[int, PRText]:
+    out: dict[int, PRText] = {}
+    for pr in prs:
+        if pr.number is None:
+            continue
+        cleaned, raw = clean_body(pr.body), pr.body
+        known = out.get(pr.number)
+        if known is not None:  # a reland or re-export: keep both texts
+            cleaned, raw = f"{known.body}\n{cleaned}".strip(), f"{known.raw_body}\n{raw}"
+        out[pr.number] = PRText(
+            pr.number, pr.title, pr.author_name or pr.author, pr.labels, cleaned, raw
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class ItemLimits:
+    text_tokens: int = 24  # the body's opening words
+    claim_tokens: int = 20  # each claim sentence
+    claims: int = 1
+
+
+def pr_item(number: int, info: dict[str, Any], text: PRText | None, limits: ItemLimits) -> str:
+    """One line of data: number, title, main path, opening words, a stated figure."""
+    title = one_line(
+        str(info.get("clean_title") or info.get("title") or (text.title if text else ""))
+    )
+    parts = [f"#{number}", title]
+    path = _main_path(info.get("top_paths"))
+    if path:
+        parts.append(f"| {path}")
+    opening = _opening(text, title)
+    if opening:
+        parts.append("| " + trim_tokens(opening, limits.text_tokens))
+    shown = trim_tokens(opening, limits.text_tokens)
+    for claim in claim_sentences(text.body if text else "", shown, limits)[: limits.claims]:
+        parts.append("| claim: " + claim)
+    return " ".join(p for p in parts if p)
+
+
+def claim_sentences(body: str, already_shown: str, limits: ItemLimits) -> list[str]:
+    """Sentences of the body stating a measured figure (`1.4x`, `15%`, `O(N)`, `264s`),
+    cut around the figure so it survives the trim."""
+    from .verify import extract_figures
+
+    found = []
+    for sentence in _SENTENCES.split(one_line(body)):
+        figures = [f for f in extract_figures(sentence) if _STRONG.search(f)]
+        if not figures or all(f in already_shown for f in figures):
+            continue
+        found.append(_around(sentence, figures[0], limits.claim_tokens))
+    return found
+
+
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s+-\s+|\s+\*\s+")
+_STRONG = re.compile(r"[x×%]|O\(|\d\s?[a-zA-Zµ]", re.IGNORECASE)
+
+
+def _around(sentence: str, figure: str, budget: int) -> str:
+    """The words of `sentence` around `figure` that fit `budget` tokens."""
+    if estimate_tokens(sentence) <= budget:
+        return sentence
+    at = sentence.find(figure)
+    words_before = sentence[:at].split()
+    after = sentence[at:]
+    kept_before: list[str] = []
+    while (
+        words_before and estimate_tokens(" ".join([words_before[-1], *kept_before])) < budget // 3
+    ):
+        kept_before.insert(0, words_before.pop())
+    head = ("…" if words_before else "") + " ".join(kept_before)
+    rest = trim_tokens(after, budget - estimate_tokens(head))
+    return f"{head} {rest}".strip()
+
+
+def _opening(text: PRText | None, title: str) -> str:
+    if text is None:
+        return ""
+    body = one_line(text.body)
+    if body.lower().startswith(title.lower()):
+        body = body[len(title) :].lstrip(" .:-")
+    return body
+
+
+def _main_path(top_paths: Any) -> str:
+    if not top_paths:
+        return ""
+    first = top_paths[0]
+    if isinstance(first, dict):
+        first = first.get("path", "")
+    elif isinstance(first, list | tuple):
+        first = first[0] if first else ""
+    return one_line(str(first))

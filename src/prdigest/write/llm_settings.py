@@ -1,0 +1,98 @@
+"""LLM settings, resolved from flags, then environment, then `[llm]` in the config file.
+
+The API key comes from `OPENAI_API_KEY` only: it is never read from a file,
+stored, logged or printed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..config import Config
+from ..errors import ConfigError
+
+DEFAULT_CONTEXT = 8192
+MIN_CONTEXT = 1024
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    base_url: str | None
+    model: str | None
+    api_key: str | None = None
+    context_tokens: int = DEFAULT_CONTEXT
+    concurrency: int = 2
+    timeout: float = 120.0
+    max_retries: int = 3
+    backoff: float = 1.0
+    temperature: float = 0.0
+    strict: bool = False
+    refresh: bool = False
+    prompts_dir: Path | None = None
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url and self.model)
+
+
+def resolve_settings(config: Config, options: dict[str, Any]) -> LLMSettings:
+    section = config.section("llm")
+    where = f"{config.path or 'configuration'} [llm]"
+
+    def pick(option: str, env: str | None, key: str) -> Any:
+        value = options.get(option)
+        if value not in (None, ""):
+            return value
+        if env and os.environ.get(env):
+            return os.environ[env]
+        return section.get(key)
+
+    def number(value: Any, name: str, kind: type, default: Any, minimum: float) -> Any:
+        if value in (None, ""):
+            return default
+        try:
+            parsed = kind(value)
+        except (TypeError, ValueError):
+            raise ConfigError(
+                f"{where}: {name} = {value!r} is not a number", f"set {name} to a number"
+            ) from None
+        if parsed < minimum:
+            raise ConfigError(
+                f"{name} = {parsed} is too small", f"use {name} of at least {minimum:g}"
+            )
+        return parsed
+
+    prompts_dir = section.get("prompts_dir")
+    if prompts_dir is not None:
+        base = config.path.parent if config.path else Path(".")
+        prompts_dir = Path(base, str(prompts_dir))
+        if not prompts_dir.is_dir():
+            raise ConfigError(
+                f"{where}: prompts_dir {prompts_dir} is not a directory",
+                "point prompts_dir at a folder of .j2 templates (see docs/llm.md)",
+            )
+    return LLMSettings(
+        base_url=pick("llm_base_url", "OPENAI_BASE_URL", "base_url") or None,
+        model=pick("llm_model", "PRDIGEST_LLM_MODEL", "model") or None,
+        api_key=os.environ.get("OPENAI_API_KEY") or None,
+        context_tokens=number(
+            pick("llm_context", None, "context"), "llm context", int, DEFAULT_CONTEXT, MIN_CONTEXT
+        ),
+        concurrency=number(
+            pick("llm_concurrency", None, "concurrency"), "llm concurrency", int, 2, 1
+        ),
+        timeout=number(pick("llm_timeout", None, "timeout"), "llm timeout", float, 120.0, 0.01),
+        max_retries=number(
+            pick("llm_max_retries", None, "max_retries"), "llm max_retries", int, 3, 0
+        ),
+        backoff=number(pick("llm_backoff", None, "backoff"), "llm backoff", float, 1.0, 0),
+        temperature=number(
+            pick("llm_temperature", None, "temperature"), "llm temperature", float, 0.0, 0
+        ),
+        strict=bool(options.get("llm_strict") or section.get("strict", False)),
+        refresh=bool(options.get("llm_refresh")),
+        prompts_dir=prompts_dir,
+    )

@@ -1,0 +1,113 @@
+"""The whole pipeline as a user runs it: sync records into a store, digest every week.
+
+Also for a repository with no built-in profile: the generic profile must give it
+sensible areas from its own layout, with the same guarantees."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+from prdigest import pipeline
+from prdigest.config import Config
+from prdigest.store import open_store
+from prdigest.timeutil import iso_week_window, parse_datetime
+
+_LINK = re.compile(r"\[PR#(\d+)\]\(https://github\.com/([^/]+/[^/]+)/pull/(\d+)\)")
+_HEADING = re.compile(r"^### \d+\. (.+)$", re.M)
+
+
+def _renamed(source: Path, repo: str, folder: Path) -> Path:
+    """The real records as if they were another repository's (a new user's)."""
+    target = folder / "records.jsonl"
+    with gzip.open(source, "rt", encoding="utf-8") as handle, target.open("w") as out:
+        for line in handle:
+            record = json.loads(line)
+            record["repo"] = repo
+            out.write(json.dumps(record) + "\n")
+    return target
+
+
+def _weeks(path: Path) -> Counter[str]:
+    """Records with a PR number per ISO week, counted straight from the file."""
+    counts: Counter[str] = Counter()
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if record["number"] is not None:
+            year, week, _ = parse_datetime(record["committed_at"]).isocalendar()
+            counts[f"{year}-W{week:02d}"] += 1
+    return counts
+
+
+@pytest.mark.parametrize(
+    ("fixture", "repo", "profile"),
+    [
+        ("ao_jsonl", "acme/widgets", "generic"),
+        ("executorch_jsonl", "pytorch/executorch", "executorch"),
+    ],
+)
+def test_every_week_through_the_pipeline(
+    fixture: str, repo: str, profile: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    records = _renamed(request.getfixturevalue(fixture), repo, tmp_path)
+    db = tmp_path / "s.db"
+    assert run_cli("sync", repo, "--jsonl", str(records), db=db).exit_code == 0
+    store = open_store(str(db))
+    expected = _weeks(records)
+    for iso in sorted(expected):
+        window = iso_week_window(iso)
+        first = pipeline.digest(store, repo, window, Config(), writer="deterministic")
+        context, markdown = first.context, first.report.markdown
+        assert context["counts"]["prs"] == expected[iso], iso
+        assert f"totaling {expected[iso]} PR" in markdown, iso
+        in_window = {int(n) for n in context["prs"]}
+        for number, link_repo, link_number in _LINK.findall(markdown):
+            assert (link_repo, number) == (repo, link_number)
+            assert int(number) in in_window, (iso, number)
+        headings = _HEADING.findall(markdown)
+        for area in context["areas"]:
+            if area["count"] >= 5:
+                assert area["name"] in headings, (iso, area["name"], headings)
+        counts = [a["count"] for a in context["areas"] if a["name"] in headings]
+        assert counts == sorted(counts, reverse=True), (iso, headings)
+        again = pipeline.digest(store, repo, window, Config(), writer="deterministic")
+        assert again.report.markdown == markdown, iso
+    profiles = {r[0] for r in store.conn.execute("SELECT DISTINCT profile FROM classifications")}
+    assert profiles == {profile}
+    other = store.conn.execute(
+        "SELECT COUNT(*) FROM classifications WHERE area = 'Other'"
+    ).fetchone()[0]
+    total = store.conn.execute("SELECT COUNT(*) FROM classifications").fetchone()[0]
+    assert other <= 0.05 * total, f"{other} of {total} PRs in 'Other'"
+
+
+def test_a_digest_from_the_cli_as_a_new_user_would(tmp_path: Path, ao_jsonl: Path) -> None:
+    records = _renamed(ao_jsonl, "acme/widgets", tmp_path)
+    out = tmp_path / "digest.md"
+    db = tmp_path / "s.db"
+    result = run_cli(
+        "digest",
+        "acme/widgets",
+        "--jsonl",
+        str(records),
+        "--week",
+        "2026-W07",
+        "--out",
+        str(out),
+        db=db,
+    )
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert text.startswith(
+        "# Analysis of Pull Requests for acme/widgets during 20260209-20260215\n"
+    )
+    assert "### Key Takeaways" in text and "### Summary Table" in text
+    assert "digest of acme/widgets" in result.stderr
+    as_json = run_cli("digest", "acme/widgets", "--week", "2026-W07", "--format", "json", db=db)
+    assert json.loads(as_json.stdout)["counts"]["prs"] == 31

@@ -1,0 +1,568 @@
+"""Release notes on real data: counts add up, links are the range's PRs, PyTorch's order,
+and the worksheet round trip keeps every kind of edit."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+from prdigest import pipeline
+from prdigest.config import Config
+from prdigest.pipeline import SourceSpec
+from prdigest.release import SECTIONS, release_notes
+from prdigest.release.plan import PYTORCH_MODULES, normalize_name
+from prdigest.release.worksheet import COLUMNS
+from prdigest.store import Store, open_store
+from prdigest.timeutil import window_between
+
+_DBS: dict[str, Path] = {}  # one synced database per dataset for the whole module
+_LINK = re.compile(r"\[#(\d+)\]\((https://github\.com/[^)]+)\)")
+
+
+def _synced(repo: str, jsonl: Path, tmp_path_factory: pytest.TempPathFactory) -> Store:
+    if repo not in _DBS:
+        db = tmp_path_factory.mktemp("rn") / "prdigest.db"
+        store = open_store(str(db))
+        pipeline.sync(store, repo, SourceSpec(jsonl=jsonl))
+        store.close()
+        _DBS[repo] = db
+    return open_store(str(_DBS[repo]))
+
+
+@pytest.fixture
+def executorch(executorch_jsonl: Path, tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return _synced("pytorch/executorch", executorch_jsonl, tmp_path_factory)
+
+
+@pytest.fixture
+def ao(ao_jsonl: Path, tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return _synced("pytorch/ao", ao_jsonl, tmp_path_factory)
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+def _write_rows(path: Path, rows: list[dict[str, str]]) -> None:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(COLUMNS), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    path.write_text(buffer.getvalue(), encoding="utf-8")
+
+
+def _sections(markdown: str) -> list[str]:
+    return [line[3:] for line in markdown.splitlines() if line.startswith("## ")]
+
+
+def _bullet_of(markdown: str, number: int) -> str:
+    body = markdown.split("\n## ", 2)[-1]  # past the highlights
+    hits = [line for line in body.splitlines() if f"[#{number}](" in line and line.startswith("* ")]
+    assert len(hits) == 1, f"#{number} is in {len(hits)} bullets"
+    return hits[0]
+
+
+def _module_of(markdown: str, number: int) -> tuple[str, str]:
+    section = module = ""
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            section, module = line[3:], ""
+        elif line.startswith("### "):
+            module = line[4:]
+        elif line.startswith("* ") and f"[#{number}](" in line and section != "Highlights":
+            return section, module
+    raise AssertionError(f"#{number} is not in the notes")
+
+
+CASES = [
+    ("executorch", "pytorch/executorch", "2025-03-01", "2025-03-31"),
+    ("executorch", "pytorch/executorch", "2025-04-01", "2025-06-30"),
+    ("ao", "pytorch/ao", "2025-05-01", "2025-05-31"),
+    ("ao", "pytorch/ao", "2025-07-01", "2025-09-30"),
+]
+
+
+@pytest.mark.parametrize(("dataset", "repo", "since", "until"), CASES)
+def test_every_pr_is_in_the_notes_or_out_with_a_reason(
+    request: pytest.FixtureRequest, tmp_path: Path, dataset: str, repo: str, since: str, until: str
+) -> None:
+    store: Store = request.getfixturevalue(dataset)
+    window = window_between(since, until)
+    in_range = store.merged_between(repo, window.start, window.end)
+    sheet = tmp_path / "notes.csv"
+    result = release_notes(store, repo, Config(), window=window, worksheet=sheet)
+    markdown, counts = result.report.markdown, result.context["counts"]
+
+    # Counts add up, and the worksheet has exactly one row per commit of the range.
+    assert counts["prs"] == len(in_range) > 50
+    assert counts["in_notes"] + counts["out"] + counts["deleted_rows"] == counts["prs"]
+    assert counts["deleted_rows"] == 0
+    assert sum(counts["out_reasons"].values()) == counts["out"]
+    rows = _rows(sheet)
+    assert sorted(r["commit_hash"] for r in rows) == sorted(pr.sha for pr in in_range)
+
+    # Every link is a PR of the range, with its own URL.
+    by_number = {pr.number: pr for pr in in_range if pr.number is not None}
+    links = _LINK.findall(markdown)
+    assert links
+    for number, url in links:
+        assert int(number) in by_number, f"#{number} is not a PR of {since}..{until}"
+        assert url == f"https://github.com/{repo}/pull/{number}"
+
+    # In the notes ⇔ no reason; out ⇔ a reason, and then no link anywhere.
+    body = markdown.split("\n## ", 2)[-1]
+    linked = {int(n) for n, _ in _LINK.findall(body)}
+    for row in rows:
+        number = int(row["pr_link"].rsplit("/", 1)[1]) if row["pr_link"] else None
+        if row["reason"]:
+            duplicate = number is not None and sum(pr.number == number for pr in in_range) > 1
+            assert number is None or number not in linked or duplicate, row
+        else:
+            assert number in linked, row
+    assert counts["in_notes"] == sum(1 for row in rows if not row["reason"])
+
+    # Each entry: one sentence, then its links, all on one line.
+    entry = re.compile(
+        r"^\* \S.*? \(\[#\d+\]\(https://[^)\s]+\)(?:, \[#\d+\]\(https://[^)\s]+\))*\)$"
+    )
+    bullets = [line for line in body.splitlines() if line.startswith("* ")]
+    assert len(bullets) == counts["bullets"]
+    assert all(entry.match(line) for line in bullets), [b for b in bullets if not entry.match(b)][
+        :3
+    ]
+
+    # Sections follow PyTorch's order; Highlights first.
+    sections = _sections(markdown)
+    assert sections[0] == "Highlights"
+    order = [heading for _, heading in SECTIONS]
+    assert sections[1:] == [h for h in order if h in sections[1:]]
+    assert len(sections) >= 4
+
+
+def test_modules_follow_pytorchs_order_then_size() -> None:
+    from prdigest.release.plan import module_order
+
+    modules = {
+        "Inductor": [1],
+        "Backends: Arm": [1, 2, 3],
+        "Python Frontend": [1],
+        "Other": [1] * 9,
+        "Kernels": [1, 2],
+    }
+    assert module_order(modules) == [
+        "Python Frontend",
+        "Inductor",
+        "Backends: Arm",
+        "Kernels",
+        "Other",
+    ]
+    assert normalize_name(PYTORCH_MODULES[0]) == "python_frontend"
+
+
+def test_reverted_prs_stay_out_and_relanded_ones_join_one_bullet(
+    executorch: Store, tmp_path: Path
+) -> None:
+    repo = "pytorch/executorch"
+    window = window_between("2025-04-01", "2025-06-30")
+    sheet = tmp_path / "q2.csv"
+    markdown = release_notes(
+        executorch, repo, Config(), window=window, worksheet=sheet
+    ).report.markdown
+    rows = {r["pr_link"].rsplit("/", 1)[-1]: r for r in _rows(sheet) if r["pr_link"]}
+    # #10376 "Minibench refactor" was reverted by #10405 and relanded by #10417.
+    assert rows["10405"]["reason"] == "revert of #10376"
+    assert rows["10417"]["merge_into"] == rows["10376"]["commit_hash"]
+    assert "[#10417](" in _bullet_of(markdown, 10376)
+    # #10425 was reverted by #10455 and not relanded.
+    assert rows["10425"]["reason"].startswith("reverted by #10455")
+    assert "[#10425](" not in markdown
+
+
+def test_short_links_write_numbers_only(executorch: Store) -> None:
+    window = window_between("2025-03-01", "2025-03-31")
+    markdown = release_notes(
+        executorch, "pytorch/executorch", Config(), window=window, short_links=True
+    ).report.markdown
+    assert "https://" not in markdown
+    assert re.search(r"^\* .+ \(#\d+(, #\d+)*\)$", markdown, re.M)
+
+
+def test_the_notes_are_stored_as_a_report(executorch: Store) -> None:
+    window = window_between("2025-03-01", "2025-03-31")
+    release_notes(executorch, "pytorch/executorch", Config(), window=window)
+    stored = [
+        r
+        for r in executorch.reports("pytorch/executorch", "release_notes")
+        if (r.window_start, r.window_end) == ("2025-03-01", "2025-03-31")
+    ]
+    assert len(stored) == 1 and stored[0].writer == "deterministic"
+    assert stored[0].markdown.startswith(
+        "# pytorch/executorch release notes (2025-03-01…2025-03-31)"
+    )
+
+
+# -- the worksheet round trip ---------------------------------------------------------
+
+
+def test_apply_of_an_untouched_worksheet_gives_the_draft(executorch: Store, tmp_path: Path) -> None:
+    window = window_between("2025-03-01", "2025-03-31")
+    sheet = tmp_path / "w.csv"
+    draft = release_notes(
+        executorch, "pytorch/executorch", Config(), window=window, worksheet=sheet
+    )
+    applied = release_notes(executorch, "pytorch/executorch", Config(), window=window, apply=sheet)
+    assert applied.report.markdown == draft.report.markdown
+
+
+def test_apply_keeps_every_kind_of_edit(executorch: Store, tmp_path: Path) -> None:
+    repo = "pytorch/executorch"
+    window = window_between("2025-03-01", "2025-03-31")
+    sheet = tmp_path / "w.csv"
+    release_notes(executorch, repo, Config(), window=window, worksheet=sheet)
+    rows = _rows(sheet)
+    kept = [r for r in rows if not r["reason"] and not r["merge_into"] and r["pr_link"]]
+    a, b, c, d, e = kept[:5]
+    number = {id(r): r["pr_link"].rsplit("/", 1)[-1] for r in rows}
+    a["category"] = "Releng"  # category
+    b["topic"] = "bug_fixes" if b["topic"] != "bug_fixes" else "performance"  # topic
+    c["title"] = "Rewrote this sentence by hand"  # title
+    d["merge_into"] = e["commit_hash"][:10]  # merge_into (a short hash works)
+    reverted = next(
+        r for r in rows if r["reason"].startswith("reverted by") and r["topic"] != "not_user_facing"
+    )
+    reverted["reason"] = ""  # restore a reverted PR
+    deleted = kept[5]
+    rows.remove(deleted)  # a deleted row
+    _write_rows(sheet, rows)
+
+    result = release_notes(executorch, repo, Config(), window=window, apply=sheet)
+    md = result.report.markdown
+    assert _module_of(md, int(number[id(a)]))[1] == "Releng"
+    headings = dict(SECTIONS)
+    assert _module_of(md, int(number[id(b)]))[0] == headings[b["topic"]]
+    assert _bullet_of(md, int(number[id(c)])).startswith("* Rewrote this sentence by hand (")
+    merged = _bullet_of(md, int(number[id(e)]))
+    assert f"[#{number[id(d)]}](" in merged and merged.index(number[id(e)]) < merged.index(
+        number[id(d)]
+    )
+    assert f"[#{number[id(reverted)]}](" in md
+    assert f"[#{number[id(deleted)]}](" not in md
+    counts = result.context["counts"]
+    assert counts["deleted_rows"] == 1
+    assert counts["in_notes"] + counts["out"] + counts["deleted_rows"] == counts["prs"]
+
+
+def test_rerunning_the_worksheet_keeps_edits_and_adds_new_commits(
+    executorch: Store, tmp_path: Path
+) -> None:
+    repo = "pytorch/executorch"
+    sheet = tmp_path / "w.csv"
+    first = release_notes(
+        executorch,
+        repo,
+        Config(),
+        window=window_between("2025-03-01", "2025-03-15"),
+        worksheet=sheet,
+    )
+    rows = _rows(sheet)
+    rows[3]["title"] = "Edited by a human"
+    rows[4]["category"] = "skip"
+    deleted = rows.pop(7)
+    _write_rows(sheet, rows)
+
+    second = release_notes(
+        executorch,
+        repo,
+        Config(),
+        window=window_between("2025-03-01", "2025-03-31"),
+        worksheet=sheet,
+    )
+    again = _rows(sheet)
+    assert again[: len(rows)] == rows  # every edited row as it was, in place
+    assert deleted["commit_hash"] not in {r["commit_hash"] for r in again}  # stays deleted
+    assert second.rows_added == len(again) - len(rows) > 100
+    assert second.context["counts"]["prs"] > first.context["counts"]["prs"]
+    assert "Edited by a human" in second.report.markdown
+
+
+# -- bad input: one clear line, exit 1 --------------------------------------------------
+
+
+def _error(result: object) -> str:
+    assert result.exit_code == 1, result.output  # type: ignore[attr-defined]
+    lines = result.stderr.strip().splitlines()  # type: ignore[attr-defined]
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and " — " in lines[0], lines
+    return lines[0]
+
+
+def test_a_worksheet_with_missing_columns_is_one_line(
+    executorch_jsonl: Path, tmp_path: Path
+) -> None:
+    sheet = tmp_path / "bad.csv"
+    sheet.write_text("commit_hash,category,title\nabc1234,Releng,x\n", encoding="utf-8")
+    result = run_cli(
+        "release-notes",
+        "pytorch/executorch",
+        "--jsonl",
+        str(executorch_jsonl),
+        "--since",
+        "2025-03-01",
+        "--until",
+        "2025-03-31",
+        "--apply",
+        str(sheet),
+    )
+    line = _error(result)
+    assert "missing column(s) topic, merge_into, reason" in line and "bad.csv line 1" in line
+
+
+def test_a_worksheet_with_an_unknown_pr_is_one_line(executorch: Store, tmp_path: Path) -> None:
+    window = window_between("2025-03-01", "2025-03-31")
+    sheet = tmp_path / "w.csv"
+    release_notes(executorch, "pytorch/executorch", Config(), window=window, worksheet=sheet)
+    rows = _rows(sheet)
+    rows[2]["commit_hash"] = "0123456789abcdef"
+    _write_rows(sheet, rows)
+    db = _DBS["pytorch/executorch"]
+    result = run_cli(
+        "--db",
+        str(db),
+        "release-notes",
+        "pytorch/executorch",
+        "--since",
+        "2025-03-01",
+        "--until",
+        "2025-03-31",
+        "--apply",
+        str(sheet),
+    )
+    assert "w.csv line 4: commit_hash 0123456789abcdef is not a PR of this range" in _error(result)
+    rows[2]["commit_hash"], rows[2]["merge_into"] = rows[1]["commit_hash"], ""
+    rows[5]["merge_into"] = "#1"
+    _write_rows(sheet, rows)
+    result = run_cli(
+        "--db",
+        str(db),
+        "release-notes",
+        "pytorch/executorch",
+        "--since",
+        "2025-03-01",
+        "--until",
+        "2025-03-31",
+        "--apply",
+        str(sheet),
+    )
+    assert "w.csv line 4: " in _error(result) and "is already on line 3" in _error(result)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--from-ref", "v1"], "--from-ref and --to-ref go together"),
+        (["--from-ref", "v1", "--to-ref", "v2"], "need a clone"),
+        (["--since", "2025-03-01"], "--since and --until go together"),
+        ([], "no range given"),
+        (
+            [
+                "--since",
+                "2025-01-01",
+                "--until",
+                "2025-02-01",
+                "--worksheet",
+                "a.csv",
+                "--apply",
+                "b.csv",
+            ],
+            "--worksheet and --apply were both given",
+        ),
+        (
+            ["--from-ref", "a", "--to-ref", "b", "--since", "2025-01-01", "--until", "2025-02-01"],
+            "both given",
+        ),
+    ],
+)
+def test_bad_ranges_are_one_line(tmp_path: Path, args: list[str], needle: str) -> None:
+    result = run_cli("release-notes", "pytorch/executorch", *args)
+    assert needle in _error(result)
+
+
+# -- ref ranges on a small real git repository -------------------------------------------
+
+
+def _git(repo: Path, *args: str, when: int = 0) -> str:
+    import os
+    import subprocess
+
+    stamp = f"{1_740_000_000 + when * 3600} +0000"
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Ada",
+        "GIT_AUTHOR_EMAIL": "ada@example.com",
+        "GIT_COMMITTER_NAME": "Ada",
+        "GIT_COMMITTER_EMAIL": "ada@example.com",
+        "GIT_AUTHOR_DATE": stamp,
+        "GIT_COMMITTER_DATE": stamp,
+        # An empty config of our own: no user settings, and no reliance on /dev/null.
+        "GIT_CONFIG_GLOBAL": str(repo.parent / "empty.gitconfig"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def clone(tmp_path: Path) -> Path:
+    """main: #1 #2 (v1) #3, revert of #3 (#4), #5 (v2); release-1.1 from v1 with #5 cherry-picked (v1.1)."""
+    repo = tmp_path / "clone"
+    repo.mkdir()
+    (tmp_path / "empty.gitconfig").write_text("", encoding="utf-8")
+    _git(repo, "init", "-q", "-b", "main")
+    shas = {}
+    for step, (number, title, path) in enumerate(
+        [
+            (1, "Add the `foo_bar` option", "src/a.py"),
+            (2, "Fix crash in loader", "src/b.py"),
+            (3, "Add C to the runtime", "src/c.py"),
+            (5, "Add D to the exporter", "src/d.py"),
+        ],
+        start=1,
+    ):
+        (repo / "src").mkdir(exist_ok=True)
+        (repo / path).write_text(f"{title}\n", encoding="utf-8")
+        _git(repo, "add", path, when=step)
+        _git(repo, "commit", "-q", "-m", f"{title} (#{number})", when=step * 2)
+        shas[number] = _git(repo, "rev-parse", "HEAD")
+        if number == 2:
+            _git(repo, "tag", "v1")
+        if number == 3:
+            _git(repo, "revert", "--no-edit", "HEAD", when=7)
+            _git(
+                repo,
+                "commit",
+                "-q",
+                "--amend",
+                "-m",
+                f'Revert "Add C to the runtime" (#4)\n\nThis reverts commit {shas[3]}.',
+                when=7,
+            )
+    _git(repo, "tag", "v2")
+    _git(repo, "checkout", "-q", "-b", "release-1.1", "v1")
+    _git(repo, "cherry-pick", "-x", shas[5], when=20)
+    _git(repo, "tag", "v1.1")
+    _git(repo, "checkout", "-q", "main")
+    return repo
+
+
+def test_a_ref_range_is_what_the_new_ref_reaches_and_the_old_does_not(
+    clone: Path, tmp_path: Path
+) -> None:
+    sheet = tmp_path / "w.csv"
+    result = run_cli(
+        "release-notes",
+        "acme/widget",
+        "--git",
+        str(clone),
+        "--from-ref",
+        "v1",
+        "--to-ref",
+        "v2",
+        "--worksheet",
+        str(sheet),
+    )
+    assert result.exit_code == 0, result.stderr
+    md = result.stdout
+    assert md.startswith("# acme/widget release notes (v1…v2)")
+    assert {int(n) for n, _ in _LINK.findall(md)} == {5}
+    rows = {r["pr_link"].rsplit("/", 1)[-1]: r["reason"] for r in _rows(sheet)}
+    assert rows == {"3": "reverted by #4, not relanded in this range", "4": "revert of #3", "5": ""}
+    assert "acme/widget release notes (v1…v2): 3 commits = 1 in the notes" in result.stderr
+
+    # A release branch: its cherry-pick is in the range, main's commits are not.
+    result = run_cli(
+        "release-notes",
+        "acme/widget",
+        "--git",
+        str(clone),
+        "--from-ref",
+        "v1",
+        "--to-ref",
+        "v1.1",
+        "--short-links",
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "* Added D to the exporter (#5)" in result.stdout
+    assert "#3" not in result.stdout and "1 commits = 1 in the notes" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("refs", "needle"),
+    [
+        (
+            ["--from-ref", "v0", "--to-ref", "v2"],
+            "--from-ref 'v0' is not a commit, branch or tag of",
+        ),
+        (
+            ["--from-ref", "v1", "--to-ref", "nope"],
+            "--to-ref 'nope' is not a commit, branch or tag of",
+        ),
+        (
+            ["--from-ref", "v1.1", "--to-ref", "v2"],
+            "--from-ref v1.1 is not an ancestor of --to-ref v2",
+        ),
+    ],
+)
+def test_bad_refs_are_one_line(clone: Path, refs: list[str], needle: str) -> None:
+    result = run_cli("release-notes", "acme/widget", "--git", str(clone), *refs)
+    assert needle in _error(result)
+
+
+def test_refs_without_a_clone_say_what_to_do(executorch_jsonl: Path) -> None:
+    result = run_cli(
+        "release-notes",
+        "pytorch/executorch",
+        "--jsonl",
+        str(executorch_jsonl),
+        "--from-ref",
+        "v0.5.0",
+        "--to-ref",
+        "v0.6.0",
+    )
+    line = _error(result)
+    assert (
+        "need a clone" in line and "--jsonl data has no git history" in line and "--since" in line
+    )
+
+
+def test_a_rerun_follows_reverts_and_relands_that_arrive_later(
+    executorch: Store, tmp_path: Path
+) -> None:
+    repo = "pytorch/executorch"
+    sheet = tmp_path / "w.csv"
+
+    def run(until: str) -> tuple[dict[str, dict[str, str]], str]:
+        window = window_between("2025-04-01", until)
+        md = release_notes(
+            executorch, repo, Config(), window=window, worksheet=sheet
+        ).report.markdown
+        return {r["pr_link"].rsplit("/", 1)[-1]: r for r in _rows(sheet)}, md
+
+    rows, md = run("2025-04-22")  # #10351 landed on 04-22
+    assert rows["10351"]["reason"] == "" and "[#10351](" in md
+    rows, md = run("2025-04-23")  # #10395 reverts it; #10376 lands and #10405 reverts it
+    assert rows["10351"]["reason"] == "reverted by #10395, not relanded in this range"
+    assert rows["10376"]["reason"].startswith("reverted by #10405")
+    assert "[#10351](" not in md and "[#10376](" not in md
+    rows, md = run("2025-04-30")  # #10417 relands #10376
+    assert (
+        rows["10376"]["reason"] == ""
+        and rows["10417"]["merge_into"] == rows["10376"]["commit_hash"]
+    )
+    assert "[#10417](" in _bullet_of(md, 10376)
+    assert rows["10351"]["reason"].startswith("reverted by #10395")

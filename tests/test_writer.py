@@ -1,0 +1,290 @@
+"""The deterministic writer: every real week, golden digests, Markdown that PR text cannot break."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from digest_weeks import classified, classified_inputs, iso_weeks, week
+from prdigest.analyze import build_context
+from prdigest.analyze.claims import normalize
+from prdigest.models import Classification, FileChange, PullRequest
+from prdigest.write.deterministic import MIN_SECTION, write_digest
+
+ET = "pytorch/executorch"
+AO = "pytorch/ao"
+GOLDEN = Path(__file__).parent / "golden"
+_LINK = re.compile(r"\[PR#(\d+)\]\((https://github\.com/[^)]+)\)")
+_SECTION = re.compile(r"^### (\d+)\. (.+)\n+\*(\d+) PRs?\b", re.M)
+_FIGURE = re.compile(r"(?:reporting|and) “([^”]+)” \(\[PR#(\d+)\]")
+_CLOSING = re.compile(
+    r"All (\d+) citations? and (\d+) figures? checked against the PRs of the window\.\n$"
+)
+
+
+def _unescape(markdown: str) -> str:
+    return re.sub(r"\\([\\\[\]*|<_~`#+\-=>!.])", r"\1", markdown)
+
+
+def _check_week(repo: str, iso: str, pairs: tuple, raw_by_number: dict[int, PullRequest]) -> str:
+    window = week(iso)
+    inputs = classified_inputs(pairs, window)
+    context = build_context(repo, **inputs)
+    markdown = write_digest(context)
+    in_window = [pr for pr, _ in inputs["items"]]
+    numbers = {pr.number for pr in in_window if pr.number is not None}
+
+    # the count is the data's
+    expected = sum(1 for pr in in_window if pr.number is not None)
+    assert context["counts"]["prs"] == expected, iso
+    if expected:
+        assert f"totaling {expected} PR" in markdown, iso
+    # every cited PR is in the window, and the closing line counts the links
+    links = _LINK.findall(markdown)
+    for number, url in links:
+        assert int(number) in numbers, (iso, number)
+        assert url == f"https://github.com/{repo}/pull/{number}"
+    closing = _CLOSING.search(markdown)
+    assert closing, markdown[-300:]
+    assert int(closing.group(1)) == len(links), iso
+    # every figure is said by the PR cited beside it
+    figures = _FIGURE.findall(markdown)
+    assert int(closing.group(2)) == len(figures), iso
+    for text, number in figures:
+        pr = raw_by_number[int(number)]
+        said = normalize(_unescape(text))
+        assert said in normalize(pr.title) or said in normalize(pr.body), (iso, number, said)
+    # every area with MIN_SECTION PRs has its own section, in order of count
+    sections = [(m.group(2), int(m.group(3))) for m in _SECTION.finditer(markdown)]
+    headings = [name for name, _ in sections]
+    for area in context["areas"]:
+        if area["count"] >= MIN_SECTION:
+            assert _unescape(area["name"]) in [_unescape(h) for h in headings], (iso, area["name"])
+    assert sum(count for _, count in sections) == expected, (iso, sections)  # all counted
+    own = [count for name, count in sections if not name.startswith("Other")]
+    assert own == sorted(own, reverse=True), (iso, sections)
+    # the same input gives the same bytes, also from the JSON form of the context
+    assert write_digest(json.loads(json.dumps(context))) == markdown
+    return markdown
+
+
+@pytest.mark.parametrize(("repo", "fixture"), [(ET, "executorch_jsonl"), (AO, "ao_jsonl")])
+def test_every_iso_week_of_the_real_data(
+    repo: str, fixture: str, request: pytest.FixtureRequest
+) -> None:
+    path = request.getfixturevalue(fixture)
+    pairs = classified(str(path), repo, True)
+    raw = {pr.number: pr for pr, _ in pairs if pr.number is not None}
+    weeks = iso_weeks([pr for pr, _ in pairs])
+    assert len(weeks) >= 80
+    for index, iso in enumerate(weeks):
+        markdown = _check_week(repo, iso, pairs, raw)
+        if index % 10 == 0:  # a fresh analysis gives the same bytes too
+            assert (
+                write_digest(build_context(repo, **classified_inputs(pairs, week(iso)))) == markdown
+            )
+
+
+@pytest.mark.parametrize("iso", ["2026-W07", "2025-W37"])
+def test_golden_executorch_weeks(iso: str, executorch_jsonl: Path) -> None:
+    """Made with the fixed stand-in classifier, so only analysis and writing move them.
+    Rewrite on purpose with PRDIGEST_UPDATE_GOLDEN=1 and review the diff."""
+    context = build_context(
+        ET, **classified_inputs(classified(str(executorch_jsonl), ET, False), week(iso))
+    )
+    markdown = write_digest(context)
+    golden = GOLDEN / f"executorch-{iso}.md"
+    if os.environ.get("PRDIGEST_UPDATE_GOLDEN") == "1":
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(markdown, encoding="utf-8")
+    assert golden.is_file(), f"{golden} is missing: run with PRDIGEST_UPDATE_GOLDEN=1 to create it"
+    assert markdown == golden.read_text(encoding="utf-8")
+
+
+def test_digest_reads_like_the_references(executorch_jsonl: Path) -> None:
+    """The shape DIGEST_STYLE.md asks for, checked on a real week."""
+    context = build_context(
+        ET, **classified_inputs(classified(str(executorch_jsonl), ET, False), week("2026-W07"))
+    )
+    markdown = write_digest(context)
+    assert markdown.startswith(
+        "# Analysis of Pull Requests for pytorch/executorch during 20260209-20260215\n\n### Key Takeaways\n"
+    )
+    assert re.search(
+        r"totaling 84 PRs across \(1\) [^,]+, \(2\) [^,]+, \(3\) [^,]+, and \(4\) ", markdown
+    )
+    assert "\n---\n" in markdown and "### Summary Table" in markdown
+    assert "| Category | Component | Primary Focus | Key PR |" in markdown
+    assert re.search(r"\*\*[^*]+:\*\* A (two|three|four|five|six)-part series ", markdown)
+    assert "`q8ta_conv2d`" in markdown
+    assert (
+        "[PR#17385](https://github.com/pytorch/executorch/pull/17385) reverted “Fix KeyError in InsertIOQDQ pass for LLM quantization”"
+        in markdown
+    )
+    assert "### Week over Week" in markdown and "first-time contributor" in markdown
+    assert "8 direct pushes" in markdown
+    bullets = re.findall(r"^\*   \*\*(.+?):\*\*", markdown, re.M)
+    assert len(bullets) >= 12
+    cited = {int(n) for n, _ in _LINK.findall(markdown)}
+    assert 15 <= len(cited) <= 60  # selective, not a list of every PR
+
+
+# --- Markdown safety ------------------------------------------------------------------
+
+_EVIL_TITLES = [
+    "# Heading injection\nsecond line",
+    "<script>alert(1)</script> and <img src=x onerror=alert(1)>",
+    "Click [here](https://evil.example/x) or ![img](https://evil.example/i.png)",
+    "``` fenced ``` and `unbalanced code",
+    "| a | b | table | *bold* _em_ ~~strike~~",
+    "1. numbered\n- bullet\n> quote",
+]
+
+
+def _evil_context() -> dict:
+    moment = datetime(2026, 2, 10, 12, tzinfo=UTC)
+    items = []
+    for i, title in enumerate(_EVIL_TITLES * 2):
+        pr = PullRequest(
+            repo="o/r",
+            number=100 + i,
+            title=title,
+            body=title,
+            sha=f"{i:040x}",
+            author_email=f"a{i}@x",
+            author_name=f"A{i}",
+            merged_at=moment,
+            files=(FileChange(f"src/mod{i % 2}/file{i}.py", 10 * i, 1),),
+        )
+        items.append((pr, Classification("Area <b>", "improvements", "t", "t")))
+    push = PullRequest(
+        repo="o/r",
+        number=None,
+        title="# pushed <i>x</i> [y](z)",
+        sha="f" * 40,
+        author_email="p@x",
+        author_name="P",
+        merged_at=moment,
+    )
+    items.append((push, Classification("Area <b>", "improvements", "t", "t")))
+    return build_context("o/r", week("2026-W07"), items, [], set())
+
+
+def test_pr_text_cannot_break_the_markdown() -> None:
+    markdown = write_digest(_evil_context())
+    tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+    headings = [t for t in tokens if t.type == "heading_open"]
+    expected_headings = len(re.findall(r"^#{1,3} ", markdown, re.M))
+    assert len(headings) == expected_headings
+    assert [t.tag for t in headings][0] == "h1" and all(t.tag == "h3" for t in headings[1:])
+    assert not [
+        t
+        for t in tokens
+        if t.type in ("html_block", "fence", "code_block", "blockquote_open", "ordered_list_open")
+    ]
+    for token in tokens:
+        ours = re.match(r"^\*\d+ PRs?\b[^*]*\*$", token.content)  # our italic section intro
+        for child in token.children or []:
+            assert child.type not in ("html_inline", "image", "s_open"), child
+            assert child.type != "em_open" or ours, token.content
+            if child.type == "link_open":
+                assert str(child.attrGet("href")).startswith("https://github.com/o/r/pull/")
+    assert "evil.example" not in "".join(
+        str(child.attrGet("href"))
+        for t in tokens
+        for child in (t.children or [])
+        if child.type == "link_open"
+    )
+
+
+@pytest.mark.parametrize("title", ["(#5)", "[BE] (#5)", "[BE][ez]", "  (#5)  "])
+def test_a_title_that_cleans_to_nothing_still_gives_a_readable_bullet(title: str) -> None:
+    moment = datetime(2026, 2, 10, 12, tzinfo=UTC)
+    pr = PullRequest(
+        repo="o/r",
+        number=101,
+        title=title,
+        sha="a" * 40,
+        author_email="a@x",
+        author_name="A",
+        merged_at=moment,
+        files=(FileChange("src/m/f.py", 500, 1),),
+    )
+    other = PullRequest(
+        repo="o/r",
+        number=102,
+        title="Fix the exporter crash on empty graphs",
+        sha="b" * 40,
+        author_email="b@x",
+        author_name="B",
+        merged_at=moment,
+        files=(FileChange("src/m/g.py", 5, 1),),
+    )
+    c = Classification("Area", "improvements", "t", "t")
+    context = build_context("o/r", week("2026-W07"), [(pr, c), (other, c)], [], set())
+    shown = context["prs"]["101"]["clean_title"]
+    assert shown == ("PR #101" if title.strip() == "(#5)" else title.replace("(#5)", "").strip())
+    markdown = write_digest(context)
+    bullet = next(line for line in markdown.splitlines() if "pull/101" in line)
+    assert re.search(r"[^\s*:(] \(\[PR#101\]", bullet), bullet
+    assert _unescape(shown) in _unescape(bullet)
+    assert "**:**" not in markdown and "()" not in markdown and " and )" not in markdown
+
+
+def test_empty_window_gives_a_short_valid_digest() -> None:
+    context = build_context("o/r", week("2026-W07"), [], [], set())
+    markdown = write_digest(context)
+    assert markdown == (
+        "# Analysis of Pull Requests for o/r during 20260209-20260215\n\n"
+        "### Key Takeaways\nNo pull requests landed in o/r during 20260209-20260215.\n\n---\n\n"
+        "All 0 citations and 0 figures checked against the PRs of the window.\n"
+    )
+
+
+def _copies(items: list, times: int) -> list:
+    """The week's PRs `times` over, each copy with its own numbers and shas."""
+    out = []
+    for c in range(times):
+        for pr, classification in items:
+            if c:
+                number = None if pr.number is None else pr.number + 100_000 * c
+                pr = dataclasses.replace(pr, number=number, sha=f"{c:x}{(pr.sha or '0' * 40)[1:]}")
+            out.append((pr, classification))
+    return out
+
+
+def _calls_to_write(inputs: dict) -> int:
+    """Python function calls made analysing and writing one digest: an operation count."""
+    calls = 0
+
+    def count(frame: object, event: str, arg: object) -> None:
+        nonlocal calls
+        calls += event == "call"
+
+    sys.setprofile(count)
+    try:
+        write_digest(build_context(ET, **inputs))
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def test_digest_work_grows_linearly_with_the_week(executorch_jsonl: Path) -> None:
+    """No timing: doubling the week's PRs must not quadruple the work (function calls).
+    Each size runs twice and counts the second run, so warm caches do not skew the ratio.
+    Measured: 2 → 4 → 8 copies of 2026-W07 cost ×1.7 and ×1.8 the calls."""
+    inputs = classified_inputs(classified(str(executorch_jsonl), ET, False), week("2026-W07"))
+    calls = []
+    for times in (2, 4, 8):
+        sized = {**inputs, "items": _copies(inputs["items"], times)}
+        _calls_to_write(sized)
+        calls.append(_calls_to_write(sized))
+    assert calls[1] < 3 * calls[0] and calls[2] < 3 * calls[1], calls
