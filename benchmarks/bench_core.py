@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import sqlite3
 import sys
@@ -93,7 +94,7 @@ def _load_history(store: Store, data: Path, copies: int) -> None:
                 shift = timedelta(weeks=86 * copy)
                 pr = replace(
                     pr,
-                    sha=f"{copy}{pr.sha[1:]}",
+                    sha=hashlib.sha1(f"{copy}:{pr.sha}".encode()).hexdigest(),
                     merged_at=pr.merged_at - shift,  # type: ignore[index,operator]
                     number=pr.number and pr.number + 100_000 * copy,
                 )

@@ -111,7 +111,8 @@ def run_worker(
         "concurrency": concurrency,
         "update_heartbeat_interval": heartbeat,
         "stalled_worker_timeout": stalled_after,
-        "additional_context": {"db": url, "config": config_path},
+        # in-process only: each job reports rate-limit waits and warnings through it
+        "additional_context": {"db": url, "config": config_path, "reporter": reporter},
     }
 
     async def retry_stalled() -> int:

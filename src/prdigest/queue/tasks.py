@@ -8,22 +8,24 @@ import procrastinate
 
 from .. import pipeline
 from ..config import load_config
+from ..reporting import Reporter, SilentReporter
 from ..store import open_store
 from ..timeutil import window_between
 
 
-def _settings(context: procrastinate.JobContext) -> tuple[str, str | None]:
+def _settings(context: procrastinate.JobContext) -> tuple[str, str | None, Reporter]:
     extra = context.additional_context or {}
-    return str(extra["db"]), extra.get("config")
+    return str(extra["db"]), extra.get("config"), extra.get("reporter") or SilentReporter()
 
 
 def sync_repository(context: procrastinate.JobContext, repo: str) -> dict[str, Any]:
     """Sync one repository from its configured source; resumes from the stored cursor."""
-    db, config_path = _settings(context)
+    db, config_path, reporter = _settings(context)
     store = open_store(db)
     try:
         config = load_config(config_path)
-        result = pipeline.sync(store, repo, pipeline.spec_for(repo, config))
+        result = pipeline.sync(store, repo, pipeline.spec_for(repo, config), reporter)
+        reporter.info(result.summary())
         return {"read": result.read, "inserted": result.counts.inserted}
     finally:
         store.close()
@@ -33,12 +35,12 @@ def digest_window(
     context: procrastinate.JobContext, repo: str, first_day: str, last_day: str
 ) -> str:
     """Write and store one window's digest (saving a report twice keeps one row)."""
-    db, config_path = _settings(context)
+    db, config_path, reporter = _settings(context)
     store = open_store(db)
     try:
         config = load_config(config_path)
         window = window_between(first_day, last_day)
-        outcome = pipeline.digest(store, repo, window, config)
+        outcome = pipeline.digest(store, repo, window, config, reporter=reporter)
         return outcome.report.writer
     finally:
         store.close()

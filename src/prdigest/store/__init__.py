@@ -16,7 +16,7 @@ from ..models import Classification, PullRequest, Report
 from ..timeutil import now, parse_datetime, to_iso
 from .db import Database, connect_postgres, connect_sqlite
 from .migrations import migrate
-from .rows import _pr_from_row, _pr_row, content_hash
+from .rows import _pr_from_row, _pr_row, content_hash, raw_json
 
 _CHUNK = 500  # SQLite's default limit on host parameters is far above this
 
@@ -139,49 +139,70 @@ class Store:
 
     # -- pull requests -------------------------------------------------------
     def upsert_pull_requests(self, repo: str, prs: Sequence[PullRequest]) -> UpsertCounts:
-        """Insert or update landed PRs keyed by (repo, sha), in one transaction."""
+        """Insert or update landed PRs keyed by (repo, sha), in one transaction.
+
+        Batched: one statement a table for the whole batch, not one a record."""
         repo_id = self.repo_id(repo)
         counts = UpsertCounts()
+        latest: dict[str, PullRequest] = {}
+        for pr in prs:
+            if not pr.sha:
+                raise StoreError(f"PR #{pr.number} of {repo} has no commit", "report this as a bug")
+            latest[pr.sha] = pr  # the same commit twice in a batch: the last one wins
         with self.transaction():
-            existing = self._hashes_by_sha(repo_id, [pr.sha for pr in prs if pr.sha])
-            for pr in prs:
-                if not pr.sha:
-                    raise StoreError(
-                        f"PR #{pr.number} of {repo} has no commit", "report this as a bug"
-                    )
-                digest = content_hash(pr)
-                known = existing.get(pr.sha)
+            existing = self._hashes_by_sha(repo_id, list(latest))
+            rows, changed = [], []
+            for sha, pr in latest.items():
+                raw = raw_json(pr)
+                digest = content_hash(pr, raw)
+                known = existing.get(sha)
                 if known and known[1] == digest:
                     counts.unchanged += 1
                     continue
-                row = _pr_row(repo_id, pr, digest)
-                # ON CONFLICT: another writer may have stored this commit since we looked.
-                pr_id = self.conn.execute(
-                    f"INSERT INTO pull_requests ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})"
-                    f" ON CONFLICT (repo_id, sha) DO UPDATE SET"
-                    f" {', '.join(f'{c} = excluded.{c}' for c in row if c not in ('repo_id', 'sha'))}"
-                    " RETURNING id",
-                    tuple(row.values()),
-                ).fetchone()[0]
-                if known:
-                    self.conn.execute("DELETE FROM files WHERE pr_id = ?", (pr_id,))
-                    self.conn.execute("DELETE FROM labels WHERE pr_id = ?", (pr_id,))
-                    counts.updated += 1
-                else:
-                    existing[pr.sha] = (pr_id, digest)
-                    counts.inserted += 1
-                self.conn.executemany(
-                    "INSERT INTO files (pr_id, position, path, old_path, additions, deletions, is_binary)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (pr_id, i, f.path, f.old_path, f.additions, f.deletions, int(f.binary))
-                        for i, f in enumerate(pr.files)
-                    ],
-                )
-                self.conn.executemany(
-                    "INSERT OR IGNORE INTO labels (pr_id, name) VALUES (?, ?)",
-                    [(pr_id, label) for label in pr.labels],
-                )
+                counts.updated += bool(known)
+                counts.inserted += not known
+                rows.append(_pr_row(repo_id, pr, digest, raw))
+                changed.append(pr)
+            if not rows:
+                return counts
+            columns = list(rows[0])
+            # ON CONFLICT: another writer may have stored a commit since we looked.
+            self.conn.executemany(
+                f"INSERT INTO pull_requests ({', '.join(columns)})"
+                f" VALUES ({', '.join('?' * len(columns))}) ON CONFLICT (repo_id, sha) DO UPDATE SET"
+                f" {', '.join(f'{c} = excluded.{c}' for c in columns if c not in ('repo_id', 'sha'))}",
+                [tuple(row.values()) for row in rows],
+            )
+            ids = {
+                sha: pr_id
+                for sha, (pr_id, _) in self._hashes_by_sha(
+                    repo_id, [pr.sha or "" for pr in changed]
+                ).items()
+            }
+            stale = [(ids[pr.sha or ""],) for pr in changed]
+            self.conn.executemany("DELETE FROM files WHERE pr_id = ?", stale)
+            self.conn.executemany("DELETE FROM labels WHERE pr_id = ?", stale)
+            self.conn.executemany(
+                "INSERT INTO files (pr_id, position, path, old_path, additions, deletions, is_binary)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        ids[pr.sha or ""],
+                        i,
+                        f.path,
+                        f.old_path,
+                        f.additions,
+                        f.deletions,
+                        int(f.binary),
+                    )
+                    for pr in changed
+                    for i, f in enumerate(pr.files)
+                ],
+            )
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO labels (pr_id, name) VALUES (?, ?)",
+                [(ids[pr.sha or ""], label) for pr in changed for label in pr.labels],
+            )
         return counts
 
     def _hashes_by_sha(self, repo_id: int | None, shas: list[str]) -> dict[str, tuple[int, str]]:

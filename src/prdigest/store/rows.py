@@ -11,9 +11,15 @@ from ..models import FileChange, PullRequest
 from ..timeutil import parse_datetime, to_iso
 
 
-def content_hash(pr: PullRequest) -> str:
-    payload = json.dumps(_pr_payload(pr), sort_keys=True, default=str)
-    return hashlib.sha1(payload.encode("utf-8")).hexdigest()
+def raw_json(pr: PullRequest) -> str | None:
+    return json.dumps(pr.raw, sort_keys=True) if pr.raw is not None else None
+
+
+def content_hash(pr: PullRequest, raw: str | None = None) -> str:
+    """What tells an unchanged re-sync from an update: the source payload when there is
+    one (every stored field derives from it), else the record's fields."""
+    payload = raw if raw is not None else json.dumps(_pr_payload(pr), sort_keys=True, default=str)
+    return hashlib.sha1(f"{pr.source}\0{payload}".encode()).hexdigest()
 
 
 def _pr_payload(pr: PullRequest) -> dict[str, Any]:
@@ -37,7 +43,9 @@ def _iso(value: datetime | None) -> str | None:
     return to_iso(value) if value else None
 
 
-def _pr_row(repo_id: int | None, pr: PullRequest, digest: str) -> dict[str, Any]:
+def _pr_row(
+    repo_id: int | None, pr: PullRequest, digest: str, raw: str | None = None
+) -> dict[str, Any]:
     return {
         "repo_id": repo_id,
         "number": pr.number,
@@ -57,7 +65,7 @@ def _pr_row(repo_id: int | None, pr: PullRequest, digest: str) -> dict[str, Any]
         "source": pr.source,
         "parents": json.dumps(list(pr.parents)),
         "trailers": json.dumps([[k, list(v)] for k, v in pr.trailers]),
-        "raw": json.dumps(pr.raw, sort_keys=True) if pr.raw is not None else None,
+        "raw": raw if raw is not None else raw_json(pr),
         "content_hash": digest,
     }
 
