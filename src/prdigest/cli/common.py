@@ -14,7 +14,7 @@ import click
 from ..config import Config, load_config
 from ..errors import ConfigError
 from ..fileio import write_atomic
-from ..pipeline import SourceSpec
+from ..ingest import SourceSpec
 from ..store import Store, open_store
 from ..timeutil import parse_date
 

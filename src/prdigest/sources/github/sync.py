@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Any
 
 from ...errors import ConfigError
+from ...ingest import SourceSpec, SyncResult
 from ...models import PullRequest
-from ...pipeline import SourceSpec, SyncResult
 from ...reporting import Reporter
 from ...store import Store, UpsertCounts
 from ...store import github_store as gs
