@@ -288,3 +288,71 @@ def test_a_profile_file_can_name_its_model(trained: TrainedModel, tmp_path: Path
     )
     assert labels[0].area == "ONNX" and labels[0].area_rule == "mine/area/ONNX/title_tag"
     assert labels[1].area_rule == "model:test" and labels[1].area == "Quantization"
+
+
+def test_strong_rules_the_model_beat_on_held_out_training_rows_are_overruled(
+    trained: TrainedModel, tmp_path: Path
+) -> None:
+    """`[PyTorch Edge]` is a Mobile tag, but the labellers filed many such PRs elsewhere
+    (quantization, JIT): the model's out-of-fold guesses beat the tag on the training rows,
+    so the model decides; the ONNX tag is right almost always and keeps its say."""
+    assert "pytorch/area/Mobile/title_tag" in trained.overruled
+    assert "pytorch/area/ONNX/title_tag" not in trained.overruled
+    assert load_model(_saved(trained, tmp_path)).overruled == trained.overruled
+    profile = load_profile("pytorch").with_model(trained)
+    edge, onnx = profile.classify_all(
+        [
+            PullRequest("pytorch/pytorch", 1, "[PyTorch Edge] Optimize Dequantize"),
+            PullRequest("pytorch/pytorch", 2, "[ONNX] Support opset 15 in the exporter"),
+        ]
+    )
+    assert edge.area_rule == "model:test" and edge.area == "Quantization"
+    assert onnx.area_rule == "pytorch/area/ONNX/title_tag"
+
+
+def test_overruled_rules_is_a_head_to_head_count() -> None:
+    import numpy as np
+
+    from prdigest.classify.rules import Decision
+    from prdigest.classify.training import overruled_rules
+
+    tag = Decision("Mobile", "p/area/Mobile/title_tag", "title_tag")
+    other = Decision("JIT", "p/area/JIT/title_tag", "title_tag")
+    weak = Decision("Other", "p/area/Other/default", "default")
+    kind = Decision("improvements", "p/kind/wording", "wording")
+    classes = ["jit", "mobile", "skip"]
+    # the Mobile tag is right once in three; the model (argmax of the scores) twice
+    decisions = [(tag, kind)] * 3 + [(other, kind)] * 2 + [(weak, kind)]
+    gold = ["mobile", "skip", "jit", "jit", "jit", "skip"]
+    guesses = [2, 2, 0, 0, 1, 2]
+    scores = np.eye(3)[guesses]
+    display = {"jit": "JIT", "mobile": "Mobile"}
+    assert overruled_rules(decisions, gold, scores, classes, display) == {tag.rule}
+    # a tie leaves the rule its say
+    assert overruled_rules(decisions[3:5], gold[3:5], np.eye(3)[[0, 2]], classes, display) == set()
+
+
+class _SkipSayingModel:
+    """A stand-in model that finds every PR outside the release notes."""
+
+    name = "fake"
+
+    def predict(self, prs):
+        from prdigest.classify.base import ModelPrediction
+
+        return [ModelPrediction("JIT", 0.3, "not_user_facing", 0.9) for _ in prs]
+
+
+def test_the_model_does_not_file_a_not_user_facing_pr_it_would_skip_under_a_guessed_area() -> None:
+    profile = load_profile("pytorch").with_model(_SkipSayingModel())
+    revert, vague = profile.classify_all(
+        [
+            PullRequest("pytorch/pytorch", 1, "Revert D33172665: [LTC] Upstream utils"),
+            PullRequest("pytorch/pytorch", 2, "Add out-variant for aten::sum in GetLivenessMap"),
+        ]
+    )
+    # the rules say not user facing (a revert) and place it in no area: it stays there
+    assert revert.kind_rule == "pytorch/kind/revert" and revert.area_rule.endswith("/default")
+    # where the rules' kind is weak, the model decides both as before
+    assert vague.area == "JIT" and vague.area_rule == "model:fake"
+    assert vague.kind == "not_user_facing" and vague.kind_rule == "model:fake"

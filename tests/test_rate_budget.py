@@ -64,3 +64,13 @@ def test_a_used_up_budget_stops_before_asking_github(
         assert "rate limit shared by this token is used up" in result.stderr
         assert not fake.log, "no request was sent"
     assert token not in db.read_bytes().decode("latin-1")
+
+
+def test_a_new_window_is_counted_from_its_first_request(db_url: str) -> None:
+    store = open_store(db_url)
+    budget = SharedRateBudget(store, API, "ghp_team")
+    budget.observe("core", 2, 0, 1_000)  # used up until t=1000, two requests a window
+    assert budget.reserve("core", 999.0) == pytest.approx(2)
+    assert budget.reserve("core", 1_000.0) == 0, "the window passed: it refills"
+    assert budget.reserve("core", 1_001.0) == 0
+    assert budget.reserve("core", 1_002.0) > 0, "the refilled window is counted too"

@@ -9,6 +9,8 @@ from typing import Protocol
 from ..models import Classification, PullRequest
 from .rules import AreaRule, Decision, RuleEngine, to_classification
 
+NOT_USER_FACING = "not_user_facing"
+
 
 @dataclass(frozen=True, slots=True)
 class ModelPrediction:
@@ -100,7 +102,15 @@ class Profile:
         self, prs: Sequence[PullRequest], decisions: list[tuple[Decision, Decision]]
     ) -> list[tuple[Decision, Decision]]:
         assert self.model is not None
-        weak = [i for i, (area, kind) in enumerate(decisions) if not area.strong or not kind.strong]
+        # A trained model may name strong area rules it beat on held-out training rows (issue 4).
+        overrules = getattr(self.model, "overrules", None)
+
+        def model_decides(area: Decision) -> bool:
+            return not area.strong or (overrules is not None and bool(overrules(area)))
+
+        weak = [
+            i for i, (area, kind) in enumerate(decisions) if model_decides(area) or not kind.strong
+        ]
         if not weak:
             return decisions
         weak_prs = [prs[i] for i in weak]
@@ -115,7 +125,10 @@ class Profile:
         result = list(decisions)
         for i, guess in zip(weak, predictions, strict=True):
             area, kind = result[i]
-            if not area.strong and guess.area is not None:
+            # Not user facing by the rules and outside the release notes by the model: the
+            # model's guessed area would only hide that; the rules' placement (often none) stays.
+            both_skip = kind.strong and kind.value == guess.kind == NOT_USER_FACING
+            if model_decides(area) and guess.area is not None and not both_skip:
                 area = replace(
                     area,
                     value=guess.area,

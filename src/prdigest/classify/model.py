@@ -2,7 +2,8 @@
 
 Model: three TF-IDF feature blocks (features.py) → one linear SVM per head (area, and
 kind where the labels have topics), with softmax confidences whose temperature is
-fitted on out-of-fold scores (so "0.8" means about 80 % right).
+fitted on out-of-fold scores (so "0.8" means about 80 % right). The same out-of-fold scores
+pick the strong area rules the model overrules (`TrainedModel.overruled`, see training.py).
 
 File format (no pickle; nothing in it is ever executed):
 
@@ -125,8 +126,10 @@ class Featurizer:
             ]
         return {"words": words, "chars": words, "symbols": symbols}
 
-    def fit_transform(self, samples: Sequence[Sample]) -> sparse.csr_matrix:
-        texts = self._texts(samples)
+    def fit_transform(
+        self, samples: Sequence[Sample], decisions: Decisions | None = None
+    ) -> sparse.csr_matrix:
+        texts = self._texts(samples, decisions)
         blocks = []
         for name, settings in BLOCKS.items():
             vectorizer = _vectorizer(settings)
@@ -189,6 +192,13 @@ class TrainedModel:
     profile_name: str | None = None  # built-in profile whose rules were features
     area_display: dict[str, str] = field(default_factory=dict)  # class → the profile's area name
     info: dict[str, Any] = field(default_factory=dict)
+    # Strong area rules of `profile_name` that this model beat on held-out training rows
+    # (training.overruled_rules): where one fires, the model decides the area.
+    overruled: frozenset[str] = frozenset()
+
+    def overrules(self, decision: Decision) -> bool:
+        """Whether the model, not this strong area rule, should decide (see `overruled`)."""
+        return decision.rule in self.overruled
 
     # -- prediction ----------------------------------------------------------------------
     def guess(self, samples: Sequence[Sample], decisions: Decisions | None = None) -> list[Guess]:
@@ -287,6 +297,7 @@ def save_model(model: TrainedModel, path: Path | str) -> None:
         "vocabularies": vocabularies,
         "heads": head_meta,
         "info": model.info,
+        "overruled": sorted(model.overruled),
     }
     arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
     buffer = io.BytesIO()
@@ -370,6 +381,7 @@ def _from_arrays(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Trained
         meta.get("profile"),
         dict(meta.get("area_display", {})),
         dict(meta.get("info", {})),
+        frozenset(str(rule) for rule in meta.get("overruled", [])),
     )
 
 

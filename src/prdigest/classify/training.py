@@ -8,6 +8,7 @@ training data, seed 0.
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,6 +21,7 @@ from ..errors import ConfigError
 from .base import Profile
 from .features import RuleHints, Sample
 from .model import SEED, SVM_C, Featurizer, Head, TrainedModel, _softmax
+from .rules import Decision
 from .worksheet import WORKSHEET_ALIASES, area_key
 
 
@@ -38,13 +40,17 @@ def train_model(
             "the labels hold fewer than 2 categories", "label more rows before training"
         )
     featurizer = Featurizer(RuleHints(profile))
-    X = featurizer.fit_transform(samples)
-    area_head = _fit_head(X, list(areas))
+    decisions = [profile.explain(s.as_pr()) for s in samples] if profile is not None else None
+    X = featurizer.fit_transform(samples, decisions)
+    area_head, area_scores = _fit_head(X, list(areas))
     topiced = [i for i, kind in enumerate(kinds) if kind is not None]
     kind_head = None
     if len({kinds[i] for i in topiced}) >= 2:
-        kind_head = _fit_head(X[topiced], [str(kinds[i]) for i in topiced])
+        kind_head, _ = _fit_head(X[topiced], [str(kinds[i]) for i in topiced])
     display = _display_names(area_head.classes, profile)
+    overruled: frozenset[str] = frozenset()
+    if decisions is not None and area_scores is not None:
+        overruled = overruled_rules(decisions, areas, area_scores, area_head.classes, display)
     return TrainedModel(
         name,
         featurizer,
@@ -53,14 +59,18 @@ def train_model(
         profile.name if profile else None,
         display,
         {"rows": len(samples), "topiced_rows": len(topiced), "features": featurizer.width},
+        overruled,
     )
 
 
-def _fit_head(X: sparse.csr_matrix, y: list[str]) -> Head:
+def _fit_head(X: sparse.csr_matrix, y: list[str]) -> tuple[Head, np.ndarray | None]:
+    """The head and its out-of-fold scores on the training rows (None when too few rows)."""
     classes, coef, intercept = _fit_svm(X, y)
     head = Head(classes, coef, intercept)
-    head.temperature = _fit_temperature(X, y, classes)
-    return head
+    scores = _out_of_fold_scores(X, y, classes)
+    if scores is not None:
+        head.temperature = _fit_temperature(scores, y, classes)
+    return head, scores
 
 
 def _fit_svm(X: sparse.csr_matrix, y: list[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -75,24 +85,30 @@ def _fit_svm(X: sparse.csr_matrix, y: list[str]) -> tuple[list[str], np.ndarray,
     return classes, coef, intercept
 
 
-def _fit_temperature(
+def _out_of_fold_scores(
     X: sparse.csr_matrix, y: list[str], classes: list[str], folds: int = 3
-) -> float:
-    """The softmax temperature that best explains out-of-fold scores (negative log-likelihood)."""
+) -> np.ndarray | None:
+    """Each training row's scores from a model fitted on the other folds (nested inside
+    the training data: evaluation folds never see them)."""
     labels = np.array(y)
     if len(labels) < 2 * folds:
-        return 1.0
+        return None
     scores = np.full((len(labels), len(classes)), -10.0)
     splitter = StratifiedKFold(folds, shuffle=True, random_state=SEED)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # classes rarer than the folds: fine here
         for train, test in splitter.split(np.zeros(len(labels)), labels):
             if len(set(labels[train])) < 2:
-                return 1.0
+                return None
             fold_classes, coef, intercept = _fit_svm(X[train], list(labels[train]))
             columns = [classes.index(c) for c in fold_classes]
             scores[np.ix_(test, columns)] = np.asarray(X[test] @ coef.T) + intercept
-    truth = np.array([classes.index(label) for label in labels])
+    return scores
+
+
+def _fit_temperature(scores: np.ndarray, y: list[str], classes: list[str]) -> float:
+    """The softmax temperature that best explains out-of-fold scores (negative log-likelihood)."""
+    truth = np.array([classes.index(label) for label in y])
 
     def nll(log_t: float) -> float:
         p = _softmax(scores / np.exp(log_t))
@@ -100,6 +116,30 @@ def _fit_temperature(
 
     result = minimize_scalar(nll, bounds=(-5.0, 3.0), method="bounded")
     return float(np.exp(result.x))
+
+
+def overruled_rules(
+    decisions: Sequence[tuple[Decision, Decision]],
+    areas: Sequence[str],
+    scores: np.ndarray,
+    classes: list[str],
+    display: dict[str, str],
+) -> frozenset[str]:
+    """Strong area rules the model should not obey: those whose rows the model's
+    out-of-fold guesses (argmax, `skip` included) got right more often than the rule did.
+    No threshold to tune: each rule is kept or handed to the model by a head-to-head count
+    on rows neither saw in training. The inner models learn from two thirds of the
+    training rows, so the comparison leans towards the rules."""
+    to_class = {area: cls for cls, area in display.items()}
+    guesses = scores.argmax(axis=1)
+    rule_right: Counter[str] = Counter()
+    model_right: Counter[str] = Counter()
+    for (area, _kind), gold, guess in zip(decisions, areas, guesses, strict=True):
+        if not area.strong:
+            continue
+        rule_right[area.rule] += to_class.get(area.value, area_key(area.value)) == gold
+        model_right[area.rule] += classes[guess] == gold
+    return frozenset(rule for rule in rule_right if model_right[rule] > rule_right[rule])
 
 
 def _display_names(classes: list[str], profile: Profile | None) -> dict[str, str]:

@@ -18,6 +18,9 @@ from ..timeutil import now, to_iso
 from . import Store
 
 
+_PROVISIONAL_WINDOW = 60  # seconds a refilled budget counts before GitHub names the reset
+
+
 def token_key(token: str | None) -> str:
     if not token:
         return "anonymous"
@@ -31,13 +34,23 @@ class SharedRateBudget:
 
     def reserve(self, resource: str, clock: float) -> float:
         """Take one request; returns 0 to go ahead, else the seconds until the reset."""
+        now_s = int(clock)
         with self.store.transaction():
+            # A window that has passed refills at once, provisionally for a minute, so
+            # workers keep counting until GitHub's next answer gives the real reset.
             taken = self.store.conn.execute(
-                "UPDATE github_rate_budget SET remaining = remaining - 1"
-                " WHERE api_url = ? AND token_key = ? AND resource = ? AND remaining > 0"
-                " RETURNING remaining",
-                (*self.key, resource),
+                "UPDATE github_rate_budget SET remaining = quota - 1, reset_at = ?"
+                " WHERE api_url = ? AND token_key = ? AND resource = ? AND reset_at <= ?"
+                " AND quota IS NOT NULL AND quota > 0 RETURNING remaining",
+                (now_s + _PROVISIONAL_WINDOW, *self.key, resource, now_s),
             ).fetchone()
+            if taken is None:
+                taken = self.store.conn.execute(
+                    "UPDATE github_rate_budget SET remaining = remaining - 1"
+                    " WHERE api_url = ? AND token_key = ? AND resource = ? AND remaining > 0"
+                    " RETURNING remaining",
+                    (*self.key, resource),
+                ).fetchone()
             if taken is not None:
                 return 0.0
             row = self.store.conn.execute(
@@ -46,7 +59,7 @@ class SharedRateBudget:
                 (*self.key, resource),
             ).fetchone()
         if row is None or int(row[0]) <= clock:
-            return 0.0  # unknown yet, or a new window: the next answer tells
+            return 0.0  # nothing known yet: the first answer tells
         return float(int(row[0]) - clock) + 1.0
 
     def observe(self, resource: str, quota: int | None, remaining: int, reset_at: int) -> None:

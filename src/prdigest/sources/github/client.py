@@ -76,6 +76,10 @@ class GitHubUnavailable(GitHubError):
 class _Retry(Exception):
     """A transient failure worth another attempt."""
 
+    def __init__(self, message: str, *, attempts: int | None = None) -> None:
+        super().__init__(message)
+        self.attempts = attempts  # fewer attempts than usual for this kind of failure
+
 
 class GitHubClient:
     def __init__(
@@ -214,7 +218,7 @@ class GitHubClient:
                         limited.seconds, "GitHub asked us to slow down (secondary rate limit)"
                     )
             except _Retry as problem:
-                if attempt >= self.max_attempts:
+                if attempt >= min(self.max_attempts, problem.attempts or self.max_attempts):
                     raise GitHubUnavailable(
                         f"{where} failed {attempt} times: {problem}",
                         "GitHub may be having trouble; run again later; what was fetched is kept",
@@ -237,7 +241,13 @@ class GitHubClient:
             )
         except httpx.TimeoutException:
             raise _Retry("timed out") from None
-        except httpx.TransportError as exc:  # resets, refused connections, truncated bodies
+        except httpx.ConnectError:
+            # Refused or unresolvable: rarely passing, and often a wrong --github-api-url.
+            raise _Retry(
+                f"cannot connect to {self.base_url} (check --github-api-url / GITHUB_API_URL)",
+                attempts=2,
+            ) from None
+        except httpx.TransportError as exc:  # resets, truncated bodies
             raise _Retry(f"connection problem ({type(exc).__name__})") from None
         self.stats.requests += 1
         self._note_rate(response.headers)
