@@ -17,7 +17,6 @@ import hashlib
 from ..timeutil import now, to_iso
 from . import Store
 
-
 _PROVISIONAL_WINDOW = 60  # seconds a refilled budget counts before GitHub names the reset
 
 
