@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 
 from helpers import run_cli
 from prdigest import pipeline
@@ -329,34 +330,17 @@ def test_a_worksheet_with_an_unknown_pr_is_one_line(executorch: Store, tmp_path:
     rows[2]["commit_hash"] = "0123456789abcdef"
     _write_rows(sheet, rows)
     db = _DBS["pytorch/executorch"]
-    result = run_cli(
-        "--db",
-        str(db),
-        "release-notes",
-        "pytorch/executorch",
-        "--since",
-        "2025-03-01",
-        "--until",
-        "2025-03-31",
-        "--apply",
-        str(sheet),
-    )
+
+    def apply_march() -> Result:
+        return run_cli("--db", str(db), "release-notes", "pytorch/executorch",
+                       "--since", "2025-03-01", "--until", "2025-03-31", "--apply", str(sheet))  # fmt: skip
+
+    result = apply_march()
     assert "w.csv line 4: commit_hash 0123456789abcdef is not a PR of this range" in _error(result)
     rows[2]["commit_hash"], rows[2]["merge_into"] = rows[1]["commit_hash"], ""
     rows[5]["merge_into"] = "#1"
     _write_rows(sheet, rows)
-    result = run_cli(
-        "--db",
-        str(db),
-        "release-notes",
-        "pytorch/executorch",
-        "--since",
-        "2025-03-01",
-        "--until",
-        "2025-03-31",
-        "--apply",
-        str(sheet),
-    )
+    result = apply_march()
     assert "w.csv line 4: " in _error(result) and "is already on line 3" in _error(result)
 
 

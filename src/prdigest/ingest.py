@@ -159,6 +159,11 @@ def _resume_from(stored: str | None, since: datetime | None) -> tuple[str, str]:
     return position, floor
 
 
+def _cursor(position: str, floor: str) -> str:
+    """`position|floor`; just the position when all history was read."""
+    return f"{position}|{floor}" if floor else position
+
+
 def _jsonl_position(value: str) -> tuple[int, str]:
     if not value:
         return 0, ""
@@ -228,11 +233,11 @@ def _ingest(
         result.direct_pushes += pr.is_direct_push
         batch.append(pr)
         if len(batch) >= BATCH:
-            _commit_batch(store, repo, source, batch, f"{cursor_of(*last)}|{floor}", result)
+            _commit_batch(store, repo, source, batch, _cursor(cursor_of(*last), floor), result)
             reporter.progress(result.read, None, "records")
             batch = []
     if last is not None:
-        _commit_batch(store, repo, source, batch, f"{cursor_of(*last)}|{floor}", result)
+        _commit_batch(store, repo, source, batch, _cursor(cursor_of(*last), floor), result)
     else:
         store.repo_id(repo)
     return result

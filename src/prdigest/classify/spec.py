@@ -33,7 +33,9 @@ _KIND_ALIASES = {
     "doc": "docs",
     "developers": "devs",
     "developer": "devs",
+    "dev": "devs",
     "backwards_incompatible_changes": "bc_breaking",
+    "backwards_incompatible_change": "bc_breaking",
     "bc_breaking_changes": "bc_breaking",
     "deprecations": "deprecation",
     "new_feature": "new_features",
@@ -41,9 +43,9 @@ _KIND_ALIASES = {
     "improvement": "improvements",
     "bug_fix": "bug_fixes",
     "bugfixes": "bug_fixes",
+    "bugfix": "bug_fixes",
     "perf": "performance",
     "not_user_facing_changes": "not_user_facing",
-    "untopiced": "improvements",
 }
 
 

@@ -7,11 +7,11 @@ human, so `--apply` on an untouched worksheet gives the same notes as the draft.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..classify.spec import normalize_kind, normalize_name
 from ..errors import ConfigError
 from ..models import KINDS, Classification, PullRequest
 from ..titles import comparable
@@ -58,39 +58,6 @@ _LAST_MODULES = {"miscellaneous", "misc", "other", "others", "uncategorized", "u
 SKIP_CATEGORY = "skip"  # PyTorch's category for "not in the notes"
 NOT_USER_FACING = "not_user_facing"
 HIGHLIGHTS = 5
-_TOPIC_ALIASES = {
-    "backwards incompatible changes": "bc_breaking",
-    "backwards incompatible change": "bc_breaking",
-    "bc breaking": "bc_breaking",
-    "bc-breaking": "bc_breaking",
-    "deprecations": "deprecation",
-    "new features": "new_features",
-    "new feature": "new_features",
-    "improvement": "improvements",
-    "bug fixes": "bug_fixes",
-    "bug fix": "bug_fixes",
-    "bugfix": "bug_fixes",
-    "documentation": "docs",
-    "doc": "docs",
-    "developers": "devs",
-    "dev": "devs",
-    "not user facing": "not_user_facing",
-    "not-user-facing": "not_user_facing",
-}
-
-
-def normalize_name(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
-
-
-def topic_kind(topic: str) -> str | None:
-    """A worksheet topic (kind id, section name or PyTorch alias) → kind id, or None."""
-    text = topic.strip().lower().removeprefix("topic:").strip()
-    if text in KINDS:
-        return text
-    text = _TOPIC_ALIASES.get(text, text)
-    text = _TOPIC_ALIASES.get(text.replace("_", " "), text)
-    return text if text in KINDS else None
 
 
 # -- drafting ------------------------------------------------------------------
@@ -170,7 +137,7 @@ def resolve_rows(
     own: dict[str, str] = {}  # sha → why the row itself is out ("" = in)
     kinds: dict[str, str | None] = {}
     for row in rows:
-        kind = topic_kind(row.topic)
+        kind = normalize_kind(row.topic)
         if kind is None:
             raise ConfigError(
                 f"{where} line {row.line}: unknown topic {row.topic!r}",

@@ -33,7 +33,6 @@ class Database:
 
     dialect = "sqlite"
     errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
-    integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
 
     def __init__(self, conn: Any) -> None:
         self.raw = conn
@@ -76,7 +75,6 @@ class PostgresDatabase(Database):
         import psycopg
 
         self.errors = (psycopg.Error,)
-        self.integrity_errors = (psycopg.errors.IntegrityError,)
 
     def adapt(self, sql: str) -> str:
         sql = sql.replace("%", "%%").replace("?", "%s")
