@@ -12,6 +12,11 @@
 
 3. The accuracy baseline of issue 4, on the same 5 folds as `classify eval --folds 5`:
    a plain TF-IDF + linear SVM on the raw titles (scikit-learn defaults).
+
+    python benchmarks/bench_classify_model.py --code PATH
+
+1 and 2 with a code index (classify/code_index.py) of PATH, a source tree or package
+archive: training then includes building the index, and the model carries it.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from pathlib import Path
 from _common import AO, EXECUTORCH, SHARED_DATA, need
 
 from prdigest.classify import load_profile
+from prdigest.classify.code_index import build_code_index
 from prdigest.classify.evaluate import train_on
 from prdigest.classify.features import Sample
 from prdigest.classify.model import load_model, save_model
@@ -86,14 +92,15 @@ def plain_baseline() -> None:
     print(f"  category accuracy (skip excluded): {right_kept / kept:.3f} ({right_kept}/{kept})")
 
 
-def main() -> None:
+def main(code_path: str | None) -> None:
     rows = read_worksheet(need(WORKSHEET))
     profile = load_profile("pytorch")
     with tempfile.TemporaryDirectory() as folder:
         model_path = Path(folder) / "pytorch.prdm"
 
         def train() -> None:
-            save_model(train_on(rows, profile, name="bench"), model_path)
+            code = build_code_index(code_path) if code_path else None
+            save_model(train_on(rows, profile, "bench", code), model_path)
 
         t_train = best(3, train)
         size = model_path.stat().st_size
@@ -124,6 +131,8 @@ def main() -> None:
             for c in load_profile("pytorch").with_model(model).classify_all(prs)
         )
 
+    if code_path:
+        print(f"code index: {code_path}")
     print(
         f"train   {len(rows)} worksheet rows (features, 2 heads, calibration, save): {t_train:6.2f} s  "
         f"(target < 30 s); model file {size / 1e6:.1f} MB, load {t_load * 1000:.0f} ms"
@@ -147,4 +156,4 @@ if __name__ == "__main__":
     if "--accuracy" in sys.argv:
         plain_baseline()
     else:
-        main()
+        main(sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv else None)

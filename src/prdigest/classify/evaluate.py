@@ -25,6 +25,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from ..models import Classification, PullRequest
 from .base import Profile
+from .code_index import CodeIndex
 from .features import Sample
 from .model import SEED, SKIP, TrainedModel
 from .training import train_model
@@ -91,12 +92,14 @@ def classify_rows(
 
 
 def train_on(
-    rows: Sequence[WorksheetRow], profile: Profile | None, name: str = "model"
+    rows: Sequence[WorksheetRow],
+    profile: Profile | None,
+    name: str = "model",
+    code: CodeIndex | None = None,
 ) -> TrainedModel:
     samples = [Sample(row.title, row.files, row.author) for row in rows]
-    return train_model(
-        samples, [row.category for row in rows], [row.topic for row in rows], profile, name
-    )
+    areas = [row.category for row in rows]
+    return train_model(samples, areas, [row.topic for row in rows], profile, name, code)
 
 
 @dataclass
@@ -111,6 +114,7 @@ def cross_validate(
     profile: Profile,
     folds: int = 5,
     progress: Callable[[int, int], None] | None = None,
+    code: CodeIndex | None = None,
 ) -> CrossValidation:
     """Stratified k-fold (seed 0): train on k-1 folds, classify the held-out one with rules + model."""
     categories = np.array([row.category for row in rows])
@@ -122,7 +126,7 @@ def cross_validate(
         warnings.simplefilter("ignore")  # categories rarer than the folds
         splits = list(splitter.split(np.zeros(len(rows)), categories))
     for number, (train, test) in enumerate(splits, start=1):
-        model = train_on([rows[i] for i in train], profile, name=f"fold{number}")
+        model = train_on([rows[i] for i in train], profile, f"fold{number}", code)
         test_rows = [rows[i] for i in test]
         fold = classify_rows(test_rows, profile, model)
         alone += model_outcomes(test_rows, model)

@@ -6,8 +6,9 @@ Three blocks, each TF-IDF weighted (see model.py):
 - tokens: structure a bag of words misses — bracket tags (`[JIT]`, `[Static Runtime]`),
   `torch.xxx` module paths at every depth, identifier pieces (`GetLivenessMap` →
   get, liveness, map), revert / no-PR / cherry-pick markers, changed-path directories,
-  the author, and the profile's rules: the area and kind they decide and every area
-  whose title tags the title carries.
+  the author, the profile's rules (the area and kind they decide and every area whose
+  title tags the title carries) and, with a code index, the directories that define the
+  code the title names (code_index.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from ..models import FileChange, PullRequest
 from ..titles import BRACKET_TAG, PHAB_ID, PR_REF
 from .base import Profile
+from .code_index import CodeIndex
 from .rules import Decision
 from .titles import parse_title
 
@@ -126,9 +128,14 @@ class RuleHints:
 
 
 def symbolic_tokens(
-    sample: Sample, hints: RuleHints, decision: tuple[Decision, Decision] | None = None
+    sample: Sample,
+    hints: RuleHints,
+    decision: tuple[Decision, Decision] | None = None,
+    code: CodeIndex | None = None,
 ) -> str:
     tokens = title_tokens(sample.title) + path_tokens(sample.files) + hints.tokens(sample, decision)
+    if code is not None:
+        tokens += code.tokens(sample.title)
     if sample.author:
         tokens.append("__author_" + _slug(sample.author))
     tokens.extend("__label_" + _slug(label) for label in sample.labels)

@@ -34,6 +34,7 @@ from ..errors import ConfigError
 from ..fileio import write_atomic
 from ..models import PullRequest
 from .base import ModelPrediction, Profile
+from .code_index import CodeIndex
 from .features import RuleHints, Sample, symbolic_tokens, title_text
 from .rules import Decision
 
@@ -110,8 +111,9 @@ def _word_grams(word: str, low: int, high: int) -> tuple[str, ...]:
 class Featurizer:
     """Sample → sparse row: the three blocks side by side."""
 
-    def __init__(self, hints: RuleHints) -> None:
+    def __init__(self, hints: RuleHints, code: CodeIndex | None = None) -> None:
         self.hints = hints
+        self.code = code
         self.vectorizers: dict[str, TfidfVectorizer] = {}
 
     def _texts(
@@ -119,10 +121,11 @@ class Featurizer:
     ) -> dict[str, list[str]]:
         words = [title_text(sample.title) for sample in samples]
         if decisions is None:
-            symbols = [symbolic_tokens(s, self.hints) for s in samples]
+            symbols = [symbolic_tokens(s, self.hints, None, self.code) for s in samples]
         else:
             symbols = [
-                symbolic_tokens(s, self.hints, d) for s, d in zip(samples, decisions, strict=True)
+                symbolic_tokens(s, self.hints, d, self.code)
+                for s, d in zip(samples, decisions, strict=True)
             ]
         return {"words": words, "chars": words, "symbols": symbols}
 
@@ -298,7 +301,10 @@ def save_model(model: TrainedModel, path: Path | str) -> None:
         "heads": head_meta,
         "info": model.info,
         "overruled": sorted(model.overruled),
+        "code_index": model.featurizer.code.meta() if model.featurizer.code else None,
     }
+    if model.featurizer.code is not None:
+        arrays.update(model.featurizer.code.arrays())
     arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
@@ -356,7 +362,10 @@ def _from_arrays(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Trained
     profile = None
     if meta.get("profile"):
         profile = _rules_only_profile(meta["profile"])
-    featurizer = Featurizer(RuleHints(profile))
+    code = meta.get("code_index")
+    featurizer = Featurizer(
+        RuleHints(profile), CodeIndex.from_parts(code, arrays) if code else None
+    )
     for name, settings in meta["blocks"].items():
         terms = meta["vocabularies"][name]
         vectorizer = _vectorizer(settings, {term: i for i, term in enumerate(terms)})

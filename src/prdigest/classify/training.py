@@ -19,6 +19,7 @@ from sklearn.svm import LinearSVC
 
 from ..errors import ConfigError
 from .base import Profile
+from .code_index import CodeIndex
 from .features import RuleHints, Sample
 from .model import SEED, SVM_C, Featurizer, Head, TrainedModel, _softmax
 from .rules import Decision
@@ -31,15 +32,17 @@ def train_model(
     kinds: Sequence[str | None],
     profile: Profile | None = None,
     name: str = "model",
+    code: CodeIndex | None = None,
 ) -> TrainedModel:
-    """Fit both heads. `kinds[i]` is None where the row has no topic (it then trains area only)."""
+    """Fit both heads. `kinds[i]` is None where the row has no topic (it then trains area only).
+    `code`: an index of the project's source, whose directories become features (code_index.py)."""
     if len(samples) != len(areas) or len(samples) != len(kinds):
         raise ValueError("samples, areas and kinds must have the same length")
     if len(set(areas)) < 2:
         raise ConfigError(
             "the labels hold fewer than 2 categories", "label more rows before training"
         )
-    featurizer = Featurizer(RuleHints(profile))
+    featurizer = Featurizer(RuleHints(profile), code)
     decisions = [profile.explain(s.as_pr()) for s in samples] if profile is not None else None
     X = featurizer.fit_transform(samples, decisions)
     area_head, area_scores = _fit_head(X, list(areas))

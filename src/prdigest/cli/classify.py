@@ -13,6 +13,7 @@ from ..classify.features import Sample
 from ..classify.worksheet import WorksheetRow, read_worksheet
 
 if TYPE_CHECKING:
+    from ..classify.code_index import CodeIndex
     from ..classify.model import TrainedModel
 
 # scikit-learn (≈1 s to import) is loaded inside the commands that need it, so that
@@ -22,6 +23,11 @@ from ..models import PullRequest
 from .common import AppContext, StderrReporter, emit, pass_app
 
 DEFAULT_PROFILE = "pytorch"
+
+CODE_HELP = (
+    "A source tree (a clone) or package archive (.whl, .zip, .tar.gz) of the project: the "
+    "directories defining the code names in a title become features."
+)
 
 
 @click.group("classify")
@@ -56,8 +62,11 @@ def _describe(rows: list[WorksheetRow], labels: Path) -> str:
     show_default=True,
     help="Built-in profile whose rules become features.",
 )
+@click.option("--code", "code_path", type=click.Path(path_type=Path), help=CODE_HELP)
 @pass_app
-def train_command(app: AppContext, labels: Path, out: Path, profile_name: str) -> None:
+def train_command(
+    app: AppContext, labels: Path, out: Path, profile_name: str, code_path: Path | None
+) -> None:
     """Train an area/kind model on a labelled worksheet (PyTorch's commitlist CSV)."""
     if out.is_dir():
         raise ConfigError(f"--out {out} is a directory", "give a file path, e.g. model.prdm")
@@ -67,13 +76,23 @@ def train_command(app: AppContext, labels: Path, out: Path, profile_name: str) -
     rows = read_worksheet(labels)
     profile = _profile(app, profile_name)
     started = time.perf_counter()
-    model = train_on(rows, profile, name=out.stem)
+    code = _code_index(code_path)
+    model = train_on(rows, profile, out.stem, code)
     save_model(model, out)
     took = time.perf_counter() - started
+    indexed = f", code index of {len(code.names)} names" if code else ""
     StderrReporter().done(
         f"trained on {len(rows)} rows ({len(model.area.classes)} categories, "
-        f"{model.info.get('topiced_rows', 0)} with a topic) in {took:.1f}s → {out}"
+        f"{model.info.get('topiced_rows', 0)} with a topic{indexed}) in {took:.1f}s → {out}"
     )
+
+
+def _code_index(path: Path | None) -> CodeIndex | None:
+    if path is None:
+        return None
+    from ..classify.code_index import build_code_index
+
+    return build_code_index(path)
 
 
 @classify_group.command("eval")
@@ -102,6 +121,12 @@ def train_command(app: AppContext, labels: Path, out: Path, profile_name: str) -
     help="Train and measure by K-fold cross-validation on the labels themselves.",
 )
 @click.option(
+    "--code",
+    "code_path",
+    type=click.Path(path_type=Path),
+    help=CODE_HELP + " With --folds (a --model carries its own).",
+)
+@click.option(
     "--out", type=click.Path(path_type=Path), help="Write the report here instead of stdout."
 )
 @pass_app
@@ -111,12 +136,17 @@ def eval_command(
     model_path: Path | None,
     profile_name: str,
     folds: int | None,
+    code_path: Path | None,
     out: Path | None,
 ) -> None:
     """Per-class precision/recall, main confusions and accuracy against a labelled worksheet."""
     if model_path is not None and folds is not None:
         raise click.UsageError(
             "give --model (measure a trained model) or --folds (cross-validate), not both"
+        )
+    if code_path is not None and folds is None:
+        raise click.UsageError(
+            "--code goes with --folds (a model trained with --code carries its index)"
         )
     from ..classify.evaluate import classify_rows, cross_validate, report, summary_line
     from ..classify.model import load_model
@@ -130,9 +160,11 @@ def eval_command(
             raise ConfigError(
                 f"--folds {folds} exceeds the {len(rows)} labelled rows", "use fewer folds"
             )
+        code = _code_index(code_path)
         header.append(
             f"method: {folds}-fold cross-validation (stratified, seed 0), "
             f"rules ({profile.name}) + model trained on the other folds"
+            + (f", code index of {code.source} ({len(code.names)} names)" if code else "")
         )
         started = time.perf_counter()
         result = cross_validate(
@@ -140,6 +172,7 @@ def eval_command(
             profile,
             folds,
             progress=lambda done, total: reporter.progress(done, total, "folds"),
+            code=code,
         )
         reporter.done(f"cross-validated {len(rows)} rows in {time.perf_counter() - started:.1f}s")
         header.append(
@@ -226,6 +259,10 @@ def explain_lines(
             f"best area besides skip {model.display(guess.area_no_skip)} "
             f"({guess.area_no_skip_confidence:.2f}){kind}"
         )
+    if model is not None and model.featurizer.code is not None:
+        named = model.featurizer.code.lookup(pr.title)
+        if named:
+            lines.append("code: " + "; ".join(_placed(name, dirs) for name, dirs in named[:4]))
     if pr.labels:
         lines.append(f"labels: {', '.join(pr.labels)}")
     if pr.files:
@@ -234,3 +271,10 @@ def explain_lines(
         lines.append(f"files: {', '.join(shown)}{more}")
     lines.append("")
     return lines
+
+
+def _placed(name: str, directories: tuple[str, ...]) -> str:
+    shown = ", ".join(directories[:3]) + (
+        f" (+{len(directories) - 3})" if len(directories) > 3 else ""
+    )
+    return f"{name} → {shown}"
