@@ -127,9 +127,10 @@ def test_every_pr_is_in_the_notes_or_out_with_a_reason(
             assert number in linked, row
     assert counts["in_notes"] == sum(1 for row in rows if not row["reason"])
 
-    # Each entry: one sentence, then its links, all on one line.
+    # Each entry: one sentence, then its links (a series says so first), all on one line.
     entry = re.compile(
-        r"^\* \S.*? \(\[#\d+\]\(https://[^)\s]+\)(?:, \[#\d+\]\(https://[^)\s]+\))*\)$"
+        r"^\* \S.*? \((?:an? [a-z0-9]+-part series: (?=.*, \[#))?"
+        r"\[#\d+\]\(https://[^)\s]+\)(?:, \[#\d+\]\(https://[^)\s]+\))*\)$"
     )
     bullets = [line for line in body.splitlines() if line.startswith("* ")]
     assert len(bullets) == counts["bullets"]

@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..stacks import stack_groups
 from .items import Item
 
 MIN_SIZE = {"series": 2, "template": 2, "tag": 2, "term": 2, "symbol": 2, "path": 3}
@@ -87,23 +88,10 @@ def find_candidates(
     too_common = max(3, math.ceil(0.75 * n)) if n >= 6 else n + 1
     out: list[Candidate] = []
     # ghstack stacks: PRs listing each other in their stack.
-    by_number = {it.number: i for i, it in enumerate(pool) if it.number is not None}
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, it in enumerate(pool):
-        for other in it.stack:
-            j = by_number.get(other)
-            if j is not None and j != i:
-                parent[find(i)] = find(j)
     stacks: dict[int, set[int]] = defaultdict(set)
-    for i in range(n):
-        stacks[find(i)].add(i)
+    roots = stack_groups([it.number for it in pool], [it.stack for it in pool])
+    for i, root in enumerate(roots):
+        stacks[root].add(i)
     for members in stacks.values():
         if len(members) >= 2:
             out.append(Candidate("series", f"stack:{min(members)}", "", frozenset(members), 1.0))

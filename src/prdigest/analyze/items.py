@@ -9,12 +9,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Classification, PullRequest
+from ..stacks import stack_numbers
 from .claims import find_claims
 from .cleaning import VERB_NOUNS, CleanTitle, clean_title, series_key, theme_tags
 from .symbols import find_symbols
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*[A-Za-z0-9+]|[A-Za-z]")
-_STACK_LINE = re.compile(r"(?m)^\s*\*\s*(?:__->__\s*)?#(\d+)\s*$")
 _BC_WORDS = re.compile(
     r"(?i)\b(bc[- ]?breaking|backwards?[- ]incompatible|breaking change|deprecat\w*|remove (?:support|the deprecated))\b"
 )
@@ -126,11 +126,6 @@ def build_item(pr: PullRequest, cls: Classification) -> Item:
     clean = clean_title(pr.title, pr.number)
     symbols = find_symbols(clean.text)
     tags = theme_tags(clean.tags)
-    stack = (
-        tuple(sorted({int(n) for n in _STACK_LINE.findall(pr.body)}))
-        if "ghstack" in pr.body
-        else ()
-    )
     return Item(
         pr=pr,
         cls=cls,
@@ -141,7 +136,7 @@ def build_item(pr: PullRequest, cls: Classification) -> Item:
         symbols=symbols,
         home=home_directory(pr),
         claims=find_claims(pr.title, pr.body),
-        stack=stack,
+        stack=stack_numbers(pr.body),
         bc_breaking=bool(
             _BC_WORDS.search(pr.title) or "bc-breaking" in {label.lower() for label in pr.labels}
         ),

@@ -14,9 +14,9 @@ from typing import Any
 from ..classify.spec import normalize_kind, normalize_name
 from ..errors import ConfigError
 from ..models import KINDS, Classification, PullRequest
-from ..titles import comparable
 from .reverts import RevertOutcome, label
-from .sentences import series_stem, to_sentence
+from .sentences import to_sentence
+from .series import draft_leads, range_stacks, series_parts, series_phrase
 from .worksheet import WorksheetRow, accepters, files_cell
 
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -68,23 +68,23 @@ def draft_rows(
 ) -> list[WorksheetRow]:
     """One row per PR, oldest first, with the machine's category, topic, sentence,
     merges (relands, series, duplicates) and reasons for rows out of the notes."""
-    rows: list[WorksheetRow] = []
-    groups: dict[tuple[str, str, str], str] = {}  # (area, kind, series key) → first sha
     reasons: dict[str, str] = {}
+    relands: list[str] = []
     for pr, c in zip(prs, decided, strict=True):
         sha = pr.sha or ""
-        reason = reasons[sha] = _reason(pr, c, reverts)
+        reasons[sha] = _reason(pr, c, reverts)
         merge = reverts.merge_into.get(sha, "")
-        if merge and reasons.get(merge):
-            merge = (
-                ""  # the original is out (not user-facing, a direct push): judge the reland alone
-            )
-        sentence = to_sentence(pr.title, pr.number)
-        if not reason and not merge:
-            stem = series_stem(pr.title)
-            key = (c.area, c.kind, f"series:{stem}" if stem else f"same:{comparable(sentence)}")
-            merge = groups.setdefault(key, sha)
-            merge = "" if merge == sha else merge
+        # The original is out (not user-facing, a direct push): judge the reland alone.
+        relands.append("" if reasons.get(merge) else merge)
+    sentences = [to_sentence(pr.title, pr.number) for pr in prs]
+    # Rows in the notes and not relands join their series (or duplicates) in area and kind.
+    joinable = [not reasons[pr.sha or ""] and not relands[i] for i, pr in enumerate(prs)]
+    leads = draft_leads(prs, decided, sentences, joinable)
+    rows: list[WorksheetRow] = []
+    for i, (pr, c) in enumerate(zip(prs, decided, strict=True)):
+        sha = pr.sha or ""
+        merge = relands[i] or ("" if leads[i] == i else prs[leads[i]].sha or "")
+        sentence, reason = sentences[i], reasons[sha]
         first, second, third = accepters(pr)
         rows.append(
             WorksheetRow(
@@ -219,10 +219,16 @@ def build_context(
                 "module": lead_row.category.strip() or "Miscellaneous",
                 "links": [],
                 "score": 0.0,
+                "shas": [],
+                "series": "",
             }
             order.append(decision.lead)
         pr = prs[decision.sha]
         bullet = bullets[decision.lead]
+        # The lead first: a series is counted from the row whose sentence the bullet uses.
+        bullet["shas"].insert(
+            0 if decision.sha == decision.lead else len(bullet["shas"]), decision.sha
+        )
         link = {"number": pr.number, "url": pr.url(), "label": label(pr)}
         if link not in bullet["links"]:  # a number landed twice (a re-export) links once
             # The row whose sentence the bullet uses links first.
@@ -230,6 +236,7 @@ def build_context(
                 0 if decision.sha == decision.lead else len(bullet["links"]), link
             )
         bullet["score"] += 1.0 + math.log1p(pr.additions + pr.deletions) / 4
+    _name_series([bullets[sha] for sha in order], prs, range_shas)
     sections = []
     for kind, heading in SECTIONS:
         in_kind = [bullets[sha] for sha in order if bullets[sha]["kind"] == kind]
@@ -275,8 +282,24 @@ def build_context(
     }
 
 
+def _name_series(
+    bullets: Sequence[dict[str, Any]], prs: dict[str, PullRequest], range_shas: Sequence[str]
+) -> None:
+    """Say so when an entry is a series (`a three-part series: #1, #2, #3`); judged from
+    the PRs themselves, so a drafted and an applied worksheet read the same."""
+    several = [b for b in bullets if len(b["links"]) > 1]
+    if not several:
+        return
+    stack_of = dict(zip(range_shas, range_stacks([prs[sha] for sha in range_shas]), strict=True))
+    for bullet in several:
+        members = [prs[sha] for sha in bullet["shas"]]
+        bullet["series"] = series_phrase(
+            series_parts(members, [stack_of.get(sha) for sha in bullet["shas"]])
+        )
+
+
 def _public(bullet: dict[str, Any]) -> dict[str, Any]:
-    return {"text": bullet["text"], "links": bullet["links"]}
+    return {"text": bullet["text"], "series": bullet["series"], "links": bullet["links"]}
 
 
 def module_order(modules: dict[str, list[Any]]) -> list[str]:
