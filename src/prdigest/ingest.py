@@ -6,22 +6,26 @@ commit together) and idempotent (upserts by commit). `pipeline` re-exports this.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .errors import ConfigError, UsageError
 from .models import PullRequest
 from .reporting import Reporter, SilentReporter
-from .sources.jsonl import read_jsonl
 from .sources.records import parse_record
 from .store import Store, UpsertCounts
 from .timeutil import parse_date, to_iso
 
+if TYPE_CHECKING:
+    from .store.upsert import PullRequestWriter
+
 BATCH = 500  # records per transaction: an interrupted sync keeps every committed batch
+PIECE = 50  # records written at a time within a batch's transaction (SQLite)
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,8 @@ def _check_repo_name(repo: str) -> None:
 def _sync_jsonl(
     store: Store, repo: str, path: Path, since: datetime | None, reporter: Reporter
 ) -> SyncResult:
+    from .sources.jsonl import read_jsonl  # each source's module is loaded when used
+
     source = f"jsonl:{path.resolve()}"
     position, floor = _resume_from(store.get_cursor(repo, source), since)
     start_line, last_sha = _jsonl_position(position)
@@ -176,6 +182,8 @@ def _jsonl_cursor_value(where: str, raw: dict[str, Any]) -> str:
 
 
 def _line_has_sha(path: Path, line: int, sha: str) -> bool:
+    from .sources.jsonl import read_jsonl
+
     for number, raw in read_jsonl(path, line - 1):
         return number == line and raw.get("sha") == sha
     return False
@@ -186,13 +194,13 @@ def _sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> 
 
     clone = spec.git
     assert clone is not None
-    ref_name, _head = resolve_ref(clone, spec.ref)
+    ref_name, head = resolve_ref(clone, spec.ref)
     source = f"git:{clone.resolve()}:{ref_name}"
     after, floor = _resume_from(store.get_cursor(repo, source), spec.since)
 
     def records() -> Iterator[tuple[str, dict[str, Any]]]:
         for raw in iter_git_records(
-            clone, repo, ref=spec.ref, since=spec.since, after_sha=after or None
+            clone, repo, ref=spec.ref, since=spec.since, after_sha=after or None, head=head
         ):
             yield f"{clone}@{str(raw.get('sha', '?'))[:12]}", raw
 
@@ -222,43 +230,86 @@ def _ingest(
 ) -> SyncResult:
     """Parse and store in batches; each batch and its cursor commit together."""
     result = SyncResult(repo, source.split(":", 1)[0], UpsertCounts(), 0)
-    batch: list[PullRequest] = []
     last: tuple[str, dict[str, Any]] | None = None
-    for where, raw in records:
-        pr = parse_record(raw, repo, kind, where.partition("|")[0])
-        result.read += 1
-        last = (where, raw)
-        if since is not None and pr.merged_at is not None and pr.merged_at < since:
-            continue
-        result.direct_pushes += pr.is_direct_push
-        batch.append(pr)
-        if len(batch) >= BATCH:
-            _commit_batch(store, repo, source, batch, _cursor(cursor_of(*last), floor), result)
-            reporter.progress(result.read, None, "records")
-            batch = []
-    if last is not None:
-        _commit_batch(store, repo, source, batch, _cursor(cursor_of(*last), floor), result)
-    else:
-        store.repo_id(repo)
+    with _Batch(store, repo, source, result) as batch:
+        for where, raw in records:
+            pr = parse_record(raw, repo, kind, where.partition("|")[0])
+            result.read += 1
+            last = (where, raw)
+            if since is not None and pr.merged_at is not None and pr.merged_at < since:
+                continue
+            result.direct_pushes += pr.is_direct_push
+            batch.add(pr)
+            if batch.size >= BATCH:
+                batch.commit(_cursor(cursor_of(*last), floor))
+                reporter.progress(result.read, None, "records")
+        if last is not None:
+            batch.commit(_cursor(cursor_of(*last), floor))
+        else:
+            store.repo_id(repo)
     return result
 
 
-def _commit_batch(
-    store: Store,
-    repo: str,
-    source: str,
-    batch: Sequence[PullRequest],
-    cursor: str,
-    result: SyncResult,
-) -> None:
-    from .store.github_store import reapply_github
+class _Batch:
+    """The open batch: one transaction, begun at its first write. On SQLite its records
+    are written a piece at a time as they arrive, so when the source ends little is left
+    to write; PostgreSQL gets the batch at once (each statement is a round trip there).
+    The batch commits with its cursor, or rolls back whole."""
 
-    with store.transaction():
-        result.counts.add(store.upsert_pull_requests(repo, batch))
-        reapply_github(
-            store, repo, [pr.number for pr in batch]
-        )  # keep GitHub's labels/state (issue 3)
-        store.set_cursor(repo, source, cursor)
+    def __init__(self, store: Store, repo: str, source: str, result: SyncResult) -> None:
+        self._store, self._repo, self._source, self._result = store, repo, source, result
+        self._piece = PIECE if store.dialect == "sqlite" else BATCH
+        self._transaction: ExitStack | None = None
+        self._writer: PullRequestWriter | None = None
+        self._pending: list[PullRequest] = []
+        self._numbers: list[int | None] = []
+        self.size = 0
+
+    def add(self, pr: PullRequest) -> None:
+        self._pending.append(pr)
+        self._numbers.append(pr.number)
+        self.size += 1
+        if len(self._pending) >= self._piece:
+            self._write_pending()
+
+    def commit(self, cursor: str) -> None:
+        """Write what is pending, lay GitHub's records over the batch, move the cursor,
+        commit. An empty batch still moves the cursor (records skipped by --since)."""
+        self._write_pending()
+        if self._store.has_github_records(self._repo):  # the overlay is loaded only then
+            from .store.github_store import reapply_github
+
+            reapply_github(self._store, self._repo, self._numbers)  # keep GitHub's labels/state
+        self._store.set_cursor(self._repo, self._source, cursor)
+        assert self._writer is not None and self._transaction is not None
+        self._result.counts.add(self._writer.counts)
+        transaction, self._transaction = self._transaction, None
+        transaction.close()  # commits
+        self._writer, self._numbers, self.size = None, [], 0
+
+    def _write_pending(self) -> None:
+        if self._transaction is None:
+            self._begin()
+        assert self._writer is not None
+        if self._pending:
+            self._writer.write(self._pending)
+            self._pending = []
+
+    def _begin(self) -> None:
+        from .store.upsert import PullRequestWriter  # loaded once the source runs (git: started)
+
+        transaction = ExitStack()
+        transaction.enter_context(self._store.transaction())
+        self._transaction = transaction
+        self._writer = PullRequestWriter(self._store, self._repo)
+
+    def __enter__(self) -> _Batch:
+        return self
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        """An error mid-batch rolls the open batch back (committed ones stay)."""
+        transaction, self._transaction = self._transaction, None
+        return transaction.__exit__(*exc) if transaction is not None else None
 
 
 # -- digest --------------------------------------------------------------------

@@ -7,29 +7,31 @@ close to git's own. Records have exactly the fields of `../shared/data/README.md
 
 from __future__ import annotations
 
+import contextlib
 import os
-import queue
 import subprocess
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import GitError
-from .commit_message import parse_message
 
-_CHUNK = 1 << 16
-_QUEUED_CHUNKS = 1024  # at most 64 MiB of git output waiting to be parsed
+if TYPE_CHECKING:
+    from .commit_message import ParsedMessage
+
+_PIPE_SIZE = 1 << 20  # Linux's ceiling for an unprivileged pipe (fs.pipe-max-size)
 # A token git never writes as a numstat entry ("<n|->\t<n|->\t…"), so it marks a commit start.
 _COMMIT_MARK = b"\x1eprdigest-commit"
 # Metadata fields, then the raw message last; -z makes git end each with NUL.
 _FORMAT = "%x1eprdigest-commit%x00%H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B"
 _HEADER_FIELDS = 9  # sha, parents, author name/email/time, committer name/email/time, message
 _NO_TITLE = "(no commit message)"  # records need a title; git allows an empty message
-_GIT_ENV = {"LC_ALL": "C", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+# GIT_FLUSH=0: git writes its output in full buffers, not one write per commit as it
+# does into a pipe (each write wakes the reader: +10% on `git log`'s time).
+_GIT_ENV = {"LC_ALL": "C", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "GIT_FLUSH": "0"}
 # Set inside git hooks, they would make `git -C PATH` read another repository.
 _REPOSITORY_OVERRIDES = (
     "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
@@ -42,16 +44,15 @@ _GIT_CONFIG = ("-c", "core.quotepath=false", "-c", "log.showSignature=false")  #
 def resolve_ref(path: Path, ref: str | None) -> tuple[str, str]:
     """(ref name, head sha) of `ref`, or of the default branch when None: the remote
     HEAD's branch if known (origin, then upstream), else the current branch / HEAD."""
-    _check_clone(path)
     if ref is None:
-        name = _default_ref(path)
-        sha = _rev_parse(path, name)
+        name, sha = _default_ref(path)
         if sha is None:
             raise GitError(
                 f"{path}: {_short(name)} has no commits",
                 "commit or fetch something first, or pass --ref",
             )
         return name, sha
+    _check_clone(path)
     sha = None if ref.startswith("-") else _rev_parse(path, ref)
     if sha is None:
         raise GitError(
@@ -69,12 +70,15 @@ def iter_git_records(
     ref: str | None = None,
     since: datetime | None = None,
     after_sha: str | None = None,
+    head: str | None = None,
 ) -> Iterator[dict[str, Any]]:
     """First-parent history of `ref` (default branch when None), oldest first, as
     records. `after_sha` is the sync cursor: only later commits are yielded, unless
     it is not an ancestor of the ref any more (a force-push), then all of them.
-    `since`: commits committed before it are skipped."""
-    _name, head = resolve_ref(path, ref)
+    `since`: commits committed before it are skipped. `head`: the ref's commit when
+    the caller has resolved it already (`resolve_ref`): it is not resolved again."""
+    if head is None:
+        _name, head = resolve_ref(path, ref)
     exclude: list[str] = []
     if after_sha:
         if after_sha == head:
@@ -86,21 +90,24 @@ def iter_git_records(
         if boundary:
             exclude.append(f"^{boundary}")  # no diffs computed for the old history
     since_ts = since.timestamp() if since is not None else None
-    cut = _shallow_boundary(path)
-    for record in _stream_log(path, repo, [head, *exclude]):
-        if since_ts is not None and _epoch(record) < since_ts:
-            continue
-        if record["sha"] in cut:
-            # A shallow clone's oldest commit looks like a root: its diff would be the
-            # whole tree, not the PR. Its parents and changes are unknown here.
-            record["files"] = []
-        yield record
+    with _git_log(path, [head, *exclude]) as stdout:
+        cut = _shallow_boundary(path)  # asked while git log starts up
+        for record in _parse_stream(_tokens(_chunks(stdout)), repo):
+            if since_ts is not None and _epoch(record) < since_ts:
+                continue
+            if record["sha"] in cut:
+                # A shallow clone's oldest commit looks like a root: its diff would be the
+                # whole tree, not the PR. Its parents and changes are unknown here.
+                record["files"] = []
+            yield record
 
 
 # -- the streaming log -----------------------------------------------------------
 
 
-def _stream_log(path: Path, repo: str, revisions: list[str]) -> Iterator[dict[str, Any]]:
+@contextlib.contextmanager
+def _git_log(path: Path, revisions: list[str]) -> Iterator[IO[bytes]]:
+    """One `git log` process over `revisions`; its output stream. Fails if git does."""
     args = [
         "log", "--first-parent", "--reverse", "-z", "--numstat", "-M", "--root",
         "--diff-merges=first-parent", "--no-mailmap", "--no-color", "--no-textconv",
@@ -109,16 +116,13 @@ def _stream_log(path: Path, repo: str, revisions: list[str]) -> Iterator[dict[st
     with tempfile.TemporaryFile() as stderr:
         process = _popen(path, args, stderr)
         assert process.stdout is not None
-        pump = _Pump(process.stdout)
         stopped_early = False
         try:
-            yield from _parse_stream(_tokens(pump), repo)
+            yield process.stdout
         finally:
-            pump.stop()
             if process.poll() is None:
                 process.kill()  # the consumer stopped early (or failed)
                 stopped_early = True
-            pump.join()
             process.stdout.close()
             code = process.wait()
         if code != 0 and not stopped_early:
@@ -129,54 +133,32 @@ def _stream_log(path: Path, repo: str, revisions: list[str]) -> Iterator[dict[st
             )
 
 
-class _Pump:
-    """Reads git's output on a thread into a bounded queue, so git keeps working
-    while the consumer parses and writes to the store (instead of stalling on a
-    full 64 KiB pipe): the sync then costs about max(git, Python), not their sum."""
-
-    _END = b""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-        self._queue: queue.Queue[bytes] = queue.Queue(maxsize=_QUEUED_CHUNKS)
-        self._stopped = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="prdigest-git-log", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            while chunk := self._stream.read(_CHUNK):
-                if not self._put(chunk):
-                    return
-        except (OSError, ValueError):
-            pass  # the stream was closed under us: the consumer has gone
-        finally:
-            self._put(self._END)
-
-    def _put(self, chunk: bytes) -> bool:
-        while not self._stopped.is_set():
-            try:
-                self._queue.put(chunk, timeout=0.05)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def chunks(self) -> Iterator[bytes]:
-        while chunk := self._queue.get():
-            yield chunk
-
-    def stop(self) -> None:
-        self._stopped.set()
-
-    def join(self) -> None:
-        self._thread.join()
+def _chunks(stdout: IO[bytes]) -> Iterator[bytes]:
+    """git's output as it arrives. Its pipe is enlarged where the OS allows, so git runs
+    up to 1 MiB ahead while the consumer parses and writes to the store, instead of
+    stalling on a full 64 KiB pipe. Read on the consumer's own thread: a reader thread
+    cost more in GIL hand-offs than it saved (docs/benchmarks.md, "sync --git")."""
+    fd = stdout.fileno()
+    _enlarge_pipe(fd)
+    while chunk := os.read(fd, _PIPE_SIZE):
+        yield chunk
 
 
-def _tokens(pump: _Pump) -> Iterator[bytes]:
+def _enlarge_pipe(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:  # not on this platform: git waits on the reader more often
+        return
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
+    if set_size is not None:
+        with contextlib.suppress(OSError):  # above the system's limit: keep the default
+            fcntl.fcntl(fd, set_size, _PIPE_SIZE)
+
+
+def _tokens(chunks: Iterator[bytes]) -> Iterator[bytes]:
     """NUL-terminated tokens, chunk by chunk."""
     pending = b""
-    for chunk in pump.chunks():
+    for chunk in chunks:
         parts = (pending + chunk).split(b"\x00")
         pending = parts.pop()
         yield from parts
@@ -185,6 +167,8 @@ def _tokens(pump: _Pump) -> Iterator[bytes]:
 
 
 def _parse_stream(tokens: Iterator[bytes], repo: str) -> Iterator[dict[str, Any]]:
+    from .commit_message import parse_message  # loaded while git log starts up
+
     header: list[bytes] = []
     files: list[dict[str, Any]] = []
     in_header = False
@@ -195,7 +179,7 @@ def _parse_stream(tokens: Iterator[bytes], repo: str) -> Iterator[dict[str, Any]
             continue
         if token == _COMMIT_MARK:
             if header:
-                yield _record(repo, header, files)
+                yield _record(repo, header, files, parse_message)
             header, files, in_header = [], [], True
             continue
         fields = token.lstrip(b"\n").split(b"\t", 2)
@@ -217,10 +201,15 @@ def _parse_stream(tokens: Iterator[bytes], repo: str) -> Iterator[dict[str, Any]
             change["old_path"] = _text(old)  # last, as in the published records
         files.append(change)
     if header:
-        yield _record(repo, header, files)
+        yield _record(repo, header, files, parse_message)
 
 
-def _record(repo: str, header: list[bytes], files: list[dict[str, Any]]) -> dict[str, Any]:
+def _record(
+    repo: str,
+    header: list[bytes],
+    files: list[dict[str, Any]],
+    parse_message: Callable[[str, str], ParsedMessage],
+) -> dict[str, Any]:
     sha, parents, a_name, a_email, a_time, c_name, c_email, c_time, message = (
         header + [b""] * _HEADER_FIELDS
     )[:_HEADER_FIELDS]
@@ -264,31 +253,63 @@ def _epoch(record: dict[str, Any]) -> float:
 
 
 def _check_clone(path: Path) -> None:
+    _check_directory(path)
+    _check_readable(path, _git(path, "rev-parse", "--git-dir", check=False))
+
+
+def _check_directory(path: Path) -> None:
     if not path.exists():
         raise GitError(f"{path}: no such directory", "give the path of a local git clone")
     if not path.is_dir():
         raise GitError(f"{path} is not a directory", "give the path of a local git clone")
-    result = _git(path, "rev-parse", "--git-dir", check=False)
-    if result.returncode != 0:
-        reason = _last_line(result.stderr.encode())
-        if "not a git repository" in reason.lower():
-            raise GitError(
-                f"{path} is not a git repository",
-                "give the path of a local clone (`git clone URL`)",
-            )
+
+
+def _check_readable(path: Path, result: subprocess.CompletedProcess[str]) -> None:
+    """Fails with git's reason when git could not open the repository (exit code 128)."""
+    if result.returncode in (0, 1):
+        return
+    reason = _last_line(result.stderr.encode())
+    if "not a git repository" in reason.lower():
         raise GitError(
-            f"{path}: git cannot read it: {reason}", "fix the clone (see git's message), then retry"
+            f"{path} is not a git repository", "give the path of a local clone (`git clone URL`)"
         )
+    raise GitError(
+        f"{path}: git cannot read it: {reason}", "fix the clone (see git's message), then retry"
+    )
 
 
-def _default_ref(path: Path) -> str:
-    for remote in ("origin", "upstream"):
-        result = _git(path, "symbolic-ref", "-q", f"refs/remotes/{remote}/HEAD", check=False)
-        target = result.stdout.strip()
-        if result.returncode == 0 and target and _rev_parse(path, target):
-            return target
-    result = _git(path, "symbolic-ref", "-q", "HEAD", check=False)
-    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "HEAD"
+def _default_ref(path: Path) -> tuple[str, str | None]:
+    """(name, sha) of the default branch; sha None when it has no commits yet. Two git
+    calls: HEAD's branch (which also checks the clone), then the remote HEADs' branches
+    with their commits and that of HEAD's branch."""
+    _check_directory(path)
+    head = _git(path, "symbolic-ref", "-q", "HEAD", check=False)  # 1: HEAD is detached
+    _check_readable(path, head)
+    name = head.stdout.strip() if head.returncode == 0 and head.stdout.strip() else "HEAD"
+    remote_heads = [f"refs/remotes/{remote}/HEAD" for remote in ("origin", "upstream")]
+    refs = _refs(path, [*remote_heads, name] if name != "HEAD" else remote_heads)
+    for remote_head in remote_heads:
+        target, sha = refs.get(remote_head, ("", None))
+        if target and sha:
+            return target, sha
+    return name, refs[name][1] if name in refs else _rev_parse(path, name)
+
+
+def _refs(path: Path, names: list[str]) -> dict[str, tuple[str, str | None]]:
+    """{ref: (the ref a symbolic one points at, its commit)} of those of `names` that
+    exist, in one git call; the commit is None when the ref names no commit."""
+    result = _git(
+        path, "for-each-ref", "--format=%(refname)%00%(symref)%00%(objectname)%00%(objecttype)",
+        *names, check=False,
+    )  # fmt: skip
+    found: dict[str, tuple[str, str | None]] = {}
+    for line in result.stdout.splitlines() if result.returncode == 0 else ():
+        refname, symref, sha, kind = (line.split("\0") + ["", "", ""])[:4]
+        if refname in names:
+            # An annotated tag (or other object) is peeled as `rev-parse REF^{commit}` does.
+            commit = sha if kind == "commit" else _rev_parse(path, symref or refname)
+            found[refname] = (symref, commit)
+    return found
 
 
 def _rev_parse(path: Path, ref: str) -> str | None:

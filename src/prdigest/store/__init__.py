@@ -16,7 +16,6 @@ from ..models import Classification, PullRequest, Report
 from ..timeutil import now, parse_datetime, to_iso
 from .db import Database, connect_postgres, connect_sqlite
 from .migrations import migrate
-from .rows import _pr_from_row, _pr_row, content_hash, raw_json
 
 _CHUNK = 500  # SQLite's default limit on host parameters is far above this
 
@@ -57,6 +56,9 @@ class UpsertCounts:
         self.inserted += other.inserted
         self.updated += other.updated
         self.unchanged += other.unchanged
+
+    def bump(self, outcome: str, by: int = 1) -> None:
+        setattr(self, outcome, getattr(self, outcome) + by)
 
 
 class Store:
@@ -142,80 +144,21 @@ class Store:
         """Insert or update landed PRs keyed by (repo, sha), in one transaction.
 
         Batched: one statement a table for the whole batch, not one a record."""
-        repo_id = self.repo_id(repo)
-        counts = UpsertCounts()
-        latest: dict[str, PullRequest] = {}
-        for pr in prs:
-            if not pr.sha:
-                raise StoreError(f"PR #{pr.number} of {repo} has no commit", "report this as a bug")
-            latest[pr.sha] = pr  # the same commit twice in a batch: the last one wins
-        with self.transaction():
-            existing = self._hashes_by_sha(repo_id, list(latest))
-            rows, changed = [], []
-            for sha, pr in latest.items():
-                raw = raw_json(pr)
-                digest = content_hash(pr, raw)
-                known = existing.get(sha)
-                if known and known[1] == digest:
-                    counts.unchanged += 1
-                    continue
-                counts.updated += bool(known)
-                counts.inserted += not known
-                rows.append(_pr_row(repo_id, pr, digest, raw))
-                changed.append(pr)
-            if not rows:
-                return counts
-            columns = list(rows[0])
-            # ON CONFLICT: another writer may have stored a commit since we looked.
-            self.conn.executemany(
-                f"INSERT INTO pull_requests ({', '.join(columns)})"
-                f" VALUES ({', '.join('?' * len(columns))}) ON CONFLICT (repo_id, sha) DO UPDATE SET"
-                f" {', '.join(f'{c} = excluded.{c}' for c in columns if c not in ('repo_id', 'sha'))}",
-                [tuple(row.values()) for row in rows],
-            )
-            ids = {
-                sha: pr_id
-                for sha, (pr_id, _) in self._hashes_by_sha(
-                    repo_id, [pr.sha or "" for pr in changed]
-                ).items()
-            }
-            stale = [(ids[pr.sha or ""],) for pr in changed]
-            self.conn.executemany("DELETE FROM files WHERE pr_id = ?", stale)
-            self.conn.executemany("DELETE FROM labels WHERE pr_id = ?", stale)
-            self.conn.executemany(
-                "INSERT INTO files (pr_id, position, path, old_path, additions, deletions, is_binary)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        ids[pr.sha or ""],
-                        i,
-                        f.path,
-                        f.old_path,
-                        f.additions,
-                        f.deletions,
-                        int(f.binary),
-                    )
-                    for pr in changed
-                    for i, f in enumerate(pr.files)
-                ],
-            )
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO labels (pr_id, name) VALUES (?, ?)",
-                [(ids[pr.sha or ""], label) for pr in changed for label in pr.labels],
-            )
-        return counts
+        from .upsert import PullRequestWriter  # loaded when first written (a sync: once git runs)
 
-    def _hashes_by_sha(self, repo_id: int | None, shas: list[str]) -> dict[str, tuple[int, str]]:
-        found: dict[str, tuple[int, str]] = {}
-        for i in range(0, len(shas), _CHUNK):
-            chunk = shas[i : i + _CHUNK]
-            rows = self.conn.execute(
-                f"SELECT sha, id, content_hash FROM pull_requests WHERE repo_id = ?"
-                f" AND sha IN ({', '.join('?' * len(chunk))})",
-                (repo_id, *chunk),
-            )
-            found.update({sha: (pr_id, h) for sha, pr_id, h in rows})
-        return found
+        writer = PullRequestWriter(self, repo)
+        with self.transaction():
+            writer.write(prs)
+        return writer.counts
+
+    def has_github_records(self, repo: str) -> bool:
+        """Whether the GitHub source stored any PR of `repo` (to lay over git's rows)."""
+        repo_id = self.repo_id(repo, create=False)
+        return repo_id is not None and bool(
+            self.conn.execute(
+                "SELECT 1 FROM github_pull_requests WHERE repo_id = ? LIMIT 1", (repo_id,)
+            ).fetchone()
+        )
 
     def count_pull_requests(self, repo: str) -> int:
         row = self.conn.execute(
@@ -275,6 +218,8 @@ class Store:
             "position",
         )
         labels = self._children(ids, "SELECT pr_id, name FROM labels", "name")
+        from .rows import _pr_from_row
+
         return [_pr_from_row(r, files.get(r[0], []), labels.get(r[0], [])) for r in rows]
 
     def _children(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -43,31 +44,64 @@ def _iso(value: datetime | None) -> str | None:
     return to_iso(value) if value else None
 
 
+# The columns of `pull_requests` a write sets, in the order of `pr_values`.
+PR_COLUMNS = (
+    "repo_id", "number", "sha", "number_source", "title", "body", "author_name",
+    "author_email", "author_login", "created_at", "merged_at", "authored_at", "updated_at",
+    "state", "draft", "source", "parents", "trailers", "raw", "content_hash",
+)  # fmt: skip
+# ON CONFLICT: another writer may have stored the commit since we looked.
+UPSERT_PR = (
+    f"INSERT INTO pull_requests ({', '.join(PR_COLUMNS)}) VALUES ({', '.join('?' * len(PR_COLUMNS))})"
+    " ON CONFLICT (repo_id, sha) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in PR_COLUMNS if c not in ("repo_id", "sha"))
+)
+
+
+def pr_values(
+    repo_id: int | None, pr: PullRequest, digest: str, raw: str | None = None
+) -> tuple[Any, ...]:
+    """A `pull_requests` row, in the order of PR_COLUMNS."""
+    return (
+        repo_id,
+        pr.number,
+        pr.sha,
+        pr.number_source,
+        pr.title,
+        pr.body,
+        pr.author_name,
+        pr.author_email,
+        pr.author_login,
+        _iso(pr.created_at),
+        _iso(pr.merged_at),
+        _iso(pr.authored_at),
+        _iso(pr.updated_at),
+        pr.state,
+        int(pr.draft),
+        pr.source,
+        _json_list(pr.parents),
+        json.dumps([[k, list(v)] for k, v in pr.trailers]) if pr.trailers else "[]",
+        raw if raw is not None else raw_json(pr),
+        digest,
+    )
+
+
 def _pr_row(
     repo_id: int | None, pr: PullRequest, digest: str, raw: str | None = None
 ) -> dict[str, Any]:
-    return {
-        "repo_id": repo_id,
-        "number": pr.number,
-        "sha": pr.sha,
-        "number_source": pr.number_source,
-        "title": pr.title,
-        "body": pr.body,
-        "author_name": pr.author_name,
-        "author_email": pr.author_email,
-        "author_login": pr.author_login,
-        "created_at": _iso(pr.created_at),
-        "merged_at": _iso(pr.merged_at),
-        "authored_at": _iso(pr.authored_at),
-        "updated_at": _iso(pr.updated_at),
-        "state": pr.state,
-        "draft": int(pr.draft),
-        "source": pr.source,
-        "parents": json.dumps(list(pr.parents)),
-        "trailers": json.dumps([[k, list(v)] for k, v in pr.trailers]),
-        "raw": raw if raw is not None else raw_json(pr),
-        "content_hash": digest,
-    }
+    return dict(zip(PR_COLUMNS, pr_values(repo_id, pr, digest, raw), strict=True))
+
+
+def file_rows(pr_id: int, files: Sequence[FileChange]) -> list[tuple[Any, ...]]:
+    """The `files` rows of one PR, in the order of its changes."""
+    return [
+        (pr_id, i, f.path, f.old_path, f.additions, f.deletions, int(f.binary))
+        for i, f in enumerate(files)
+    ]
+
+
+def _json_list(items: Sequence[str]) -> str:
+    return json.dumps(list(items)) if items else "[]"
 
 
 def _dt(value: str | None) -> datetime | None:
