@@ -3,13 +3,12 @@ and the worksheet round trip keeps every kind of edit."""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import Result
+from tests.release_helpers import bullet_of, module_of, read_rows, write_rows
 
 from helpers import run_cli
 from prdigest import pipeline
@@ -17,7 +16,6 @@ from prdigest.config import Config
 from prdigest.pipeline import SourceSpec
 from prdigest.release import SECTIONS, release_notes
 from prdigest.release.plan import PYTORCH_MODULES, normalize_name
-from prdigest.release.worksheet import COLUMNS
 from prdigest.store import Store, open_store
 from prdigest.timeutil import window_between
 
@@ -45,39 +43,8 @@ def ao(ao_jsonl: Path, tmp_path_factory: pytest.TempPathFactory) -> Store:
     return _synced("pytorch/ao", ao_jsonl, tmp_path_factory)
 
 
-def _rows(path: Path) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
-
-
-def _write_rows(path: Path, rows: list[dict[str, str]]) -> None:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(COLUMNS), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    path.write_text(buffer.getvalue(), encoding="utf-8")
-
-
 def _sections(markdown: str) -> list[str]:
     return [line[3:] for line in markdown.splitlines() if line.startswith("## ")]
-
-
-def _bullet_of(markdown: str, number: int) -> str:
-    body = markdown.split("\n## ", 2)[-1]  # past the highlights
-    hits = [line for line in body.splitlines() if f"[#{number}](" in line and line.startswith("* ")]
-    assert len(hits) == 1, f"#{number} is in {len(hits)} bullets"
-    return hits[0]
-
-
-def _module_of(markdown: str, number: int) -> tuple[str, str]:
-    section = module = ""
-    for line in markdown.splitlines():
-        if line.startswith("## "):
-            section, module = line[3:], ""
-        elif line.startswith("### "):
-            module = line[4:]
-        elif line.startswith("* ") and f"[#{number}](" in line and section != "Highlights":
-            return section, module
-    raise AssertionError(f"#{number} is not in the notes")
 
 
 CASES = [
@@ -104,7 +71,7 @@ def test_every_pr_is_in_the_notes_or_out_with_a_reason(
     assert counts["in_notes"] + counts["out"] + counts["deleted_rows"] == counts["prs"]
     assert counts["deleted_rows"] == 0
     assert sum(counts["out_reasons"].values()) == counts["out"]
-    rows = _rows(sheet)
+    rows = read_rows(sheet)
     assert sorted(r["commit_hash"] for r in rows) == sorted(pr.sha for pr in in_range)
 
     # Every link is a PR of the range, with its own URL.
@@ -175,11 +142,11 @@ def test_reverted_prs_stay_out_and_relanded_ones_join_one_bullet(
     markdown = release_notes(
         executorch, repo, Config(), window=window, worksheet=sheet
     ).report.markdown
-    rows = {r["pr_link"].rsplit("/", 1)[-1]: r for r in _rows(sheet) if r["pr_link"]}
+    rows = {r["pr_link"].rsplit("/", 1)[-1]: r for r in read_rows(sheet) if r["pr_link"]}
     # #10376 "Minibench refactor" was reverted by #10405 and relanded by #10417.
     assert rows["10405"]["reason"] == "revert of #10376"
     assert rows["10417"]["merge_into"] == rows["10376"]["commit_hash"]
-    assert "[#10417](" in _bullet_of(markdown, 10376)
+    assert "[#10417](" in bullet_of(markdown, 10376)
     # #10425 was reverted by #10455 and not relanded.
     assert rows["10425"]["reason"].startswith("reverted by #10455")
     assert "[#10425](" not in markdown
@@ -226,7 +193,7 @@ def test_apply_keeps_every_kind_of_edit(executorch: Store, tmp_path: Path) -> No
     window = window_between("2025-03-01", "2025-03-31")
     sheet = tmp_path / "w.csv"
     release_notes(executorch, repo, Config(), window=window, worksheet=sheet)
-    rows = _rows(sheet)
+    rows = read_rows(sheet)
     kept = [r for r in rows if not r["reason"] and not r["merge_into"] and r["pr_link"]]
     a, b, c, d, e = kept[:5]
     number = {id(r): r["pr_link"].rsplit("/", 1)[-1] for r in rows}
@@ -240,15 +207,15 @@ def test_apply_keeps_every_kind_of_edit(executorch: Store, tmp_path: Path) -> No
     reverted["reason"] = ""  # restore a reverted PR
     deleted = kept[5]
     rows.remove(deleted)  # a deleted row
-    _write_rows(sheet, rows)
+    write_rows(sheet, rows)
 
     result = release_notes(executorch, repo, Config(), window=window, apply=sheet)
     md = result.report.markdown
-    assert _module_of(md, int(number[id(a)]))[1] == "Releng"
+    assert module_of(md, int(number[id(a)]))[1] == "Releng"
     headings = dict(SECTIONS)
-    assert _module_of(md, int(number[id(b)]))[0] == headings[b["topic"]]
-    assert _bullet_of(md, int(number[id(c)])).startswith("* Rewrote this sentence by hand (")
-    merged = _bullet_of(md, int(number[id(e)]))
+    assert module_of(md, int(number[id(b)]))[0] == headings[b["topic"]]
+    assert bullet_of(md, int(number[id(c)])).startswith("* Rewrote this sentence by hand (")
+    merged = bullet_of(md, int(number[id(e)]))
     assert f"[#{number[id(d)]}](" in merged and merged.index(number[id(e)]) < merged.index(
         number[id(d)]
     )
@@ -271,11 +238,11 @@ def test_rerunning_the_worksheet_keeps_edits_and_adds_new_commits(
         window=window_between("2025-03-01", "2025-03-15"),
         worksheet=sheet,
     )
-    rows = _rows(sheet)
+    rows = read_rows(sheet)
     rows[3]["title"] = "Edited by a human"
     rows[4]["category"] = "skip"
     deleted = rows.pop(7)
-    _write_rows(sheet, rows)
+    write_rows(sheet, rows)
 
     second = release_notes(
         executorch,
@@ -284,7 +251,7 @@ def test_rerunning_the_worksheet_keeps_edits_and_adds_new_commits(
         window=window_between("2025-03-01", "2025-03-31"),
         worksheet=sheet,
     )
-    again = _rows(sheet)
+    again = read_rows(sheet)
     assert again[: len(rows)] == rows  # every edited row as it was, in place
     assert deleted["commit_hash"] not in {r["commit_hash"] for r in again}  # stays deleted
     assert second.rows_added == len(again) - len(rows) > 100
@@ -327,9 +294,9 @@ def test_a_worksheet_with_an_unknown_pr_is_one_line(executorch: Store, tmp_path:
     window = window_between("2025-03-01", "2025-03-31")
     sheet = tmp_path / "w.csv"
     release_notes(executorch, "pytorch/executorch", Config(), window=window, worksheet=sheet)
-    rows = _rows(sheet)
+    rows = read_rows(sheet)
     rows[2]["commit_hash"] = "0123456789abcdef"
-    _write_rows(sheet, rows)
+    write_rows(sheet, rows)
     db = _DBS["pytorch/executorch"]
 
     def apply_march() -> Result:
@@ -340,7 +307,7 @@ def test_a_worksheet_with_an_unknown_pr_is_one_line(executorch: Store, tmp_path:
     assert "w.csv line 4: commit_hash 0123456789abcdef is not a PR of this range" in _error(result)
     rows[2]["commit_hash"], rows[2]["merge_into"] = rows[1]["commit_hash"], ""
     rows[5]["merge_into"] = "#1"
-    _write_rows(sheet, rows)
+    write_rows(sheet, rows)
     result = apply_march()
     assert "w.csv line 4: " in _error(result) and "is already on line 3" in _error(result)
 
@@ -465,7 +432,7 @@ def test_a_ref_range_is_what_the_new_ref_reaches_and_the_old_does_not(
     md = result.stdout
     assert md.startswith("# acme/widget release notes (v1…v2)")
     assert {int(n) for n, _ in _LINK.findall(md)} == {5}
-    rows = {r["pr_link"].rsplit("/", 1)[-1]: r["reason"] for r in _rows(sheet)}
+    rows = {r["pr_link"].rsplit("/", 1)[-1]: r["reason"] for r in read_rows(sheet)}
     assert rows == {"3": "reverted by #4, not relanded in this range", "4": "revert of #3", "5": ""}
     assert "acme/widget release notes (v1…v2): 3 commits = 1 in the notes" in result.stderr
 
@@ -536,7 +503,7 @@ def test_a_rerun_follows_reverts_and_relands_that_arrive_later(
         md = release_notes(
             executorch, repo, Config(), window=window, worksheet=sheet
         ).report.markdown
-        return {r["pr_link"].rsplit("/", 1)[-1]: r for r in _rows(sheet)}, md
+        return {r["pr_link"].rsplit("/", 1)[-1]: r for r in read_rows(sheet)}, md
 
     rows, md = run("2025-04-22")  # #10351 landed on 04-22
     assert rows["10351"]["reason"] == "" and "[#10351](" in md
@@ -549,5 +516,5 @@ def test_a_rerun_follows_reverts_and_relands_that_arrive_later(
         rows["10376"]["reason"] == ""
         and rows["10417"]["merge_into"] == rows["10376"]["commit_hash"]
     )
-    assert "[#10417](" in _bullet_of(md, 10376)
+    assert "[#10417](" in bullet_of(md, 10376)
     assert rows["10351"]["reason"].startswith("reverted by #10395")

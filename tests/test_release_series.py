@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from tests.release_helpers import bullet_of, module_of, read_rows, write_rows
 
 from prdigest import pipeline
 from prdigest.classify import profile_for
@@ -21,7 +22,6 @@ from prdigest.pipeline import SourceSpec
 from prdigest.release import release_notes
 from prdigest.release.sentences import series_stem, to_sentence
 from prdigest.release.series import series_phrase
-from prdigest.release.worksheet import COLUMNS
 from prdigest.stacks import stack_groups, stack_numbers
 from prdigest.store import Store, open_store
 from prdigest.timeutil import window_between
@@ -49,39 +49,11 @@ def store(executorch_jsonl: Path, tmp_path_factory: pytest.TempPathFactory) -> S
 
 
 def _rows(path: Path) -> dict[int, dict[str, str]]:
-    rows = csv.DictReader(io.StringIO(path.read_text(encoding="utf-8")))
-    return {int(r["pr_link"].rsplit("/", 1)[1]): r for r in rows if r["pr_link"]}
-
-
-def _write(path: Path, rows: Sequence[dict[str, str]]) -> None:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(COLUMNS), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    path.write_text(buffer.getvalue(), encoding="utf-8")
-
-
-def _bullet(markdown: str, number: int) -> str:
-    body = markdown.split("\n## ", 2)[-1]  # past the highlights
-    hits = [line for line in body.splitlines() if line.startswith("* ") and f"[#{number}](" in line]
-    assert len(hits) == 1, f"#{number} is in {len(hits)} bullets"
-    return hits[0]
+    return {int(r["pr_link"].rsplit("/", 1)[1]): r for r in read_rows(path) if r["pr_link"]}
 
 
 def _linked(bullet: str) -> list[int]:
     return [int(n) for n in re.findall(r"\[#(\d+)\]\(", bullet)]
-
-
-def _module(markdown: str, number: int) -> tuple[str, str]:
-    section = module = ""
-    for line in markdown.splitlines():
-        if line.startswith("## "):
-            section, module = line[3:], ""
-        elif line.startswith("### "):
-            module = line[4:]
-        elif line.startswith("* ") and f"[#{number}](" in line and section != "Highlights":
-            return section, module
-    raise AssertionError(f"#{number} is not in the notes")
 
 
 def _counts_add_up(context: dict[str, object]) -> None:
@@ -125,11 +97,11 @@ def test_a_ghstack_stack_is_one_bullet_that_says_it_is_a_series(
     assert not first["merge_into"] and not first["reason"]
     assert all(rows[n]["merge_into"] == first["commit_hash"] for n in SPLIT_STACK[1:])
 
-    bullet = _bullet(result.report.markdown, 12519)
+    bullet = bullet_of(result.report.markdown, 12519)
     assert _linked(bullet) == list(SPLIT_STACK)  # the first PR first, then landing order
     assert bullet.startswith("* Split dispatches between multiple command buffers.")
     assert "(a four-part series: [#12519](" in bullet
-    assert {_module(result.report.markdown, n) for n in SPLIT_STACK} == {
+    assert {module_of(result.report.markdown, n) for n in SPLIT_STACK} == {
         ("Improvements", "Backends: Vulkan")
     }
     _counts_add_up(result.context)
@@ -143,11 +115,11 @@ def test_a_stack_spanning_two_areas_is_not_merged_across_them(store: Store, tmp_
     result = release_notes(store, REPO, Config(), window=window, worksheet=sheet, classifier=moved)
     rows, markdown = _rows(sheet), result.report.markdown
     assert rows[12523]["category"] == "Backends: XNNPACK" and not rows[12523]["merge_into"]
-    assert _linked(_bullet(markdown, 12523)) == [12523]
-    assert "series" not in _bullet(markdown, 12523)
-    assert _module(markdown, 12523) == ("Improvements", "Backends: XNNPACK")
-    assert _linked(_bullet(markdown, 12519)) == [12519, 12522, 12525]
-    assert "(a three-part series: " in _bullet(markdown, 12519)
+    assert _linked(bullet_of(markdown, 12523)) == [12523]
+    assert "series" not in bullet_of(markdown, 12523)
+    assert module_of(markdown, 12523) == ("Improvements", "Backends: XNNPACK")
+    assert _linked(bullet_of(markdown, 12519)) == [12519, 12522, 12525]
+    assert "(a three-part series: " in bullet_of(markdown, 12519)
     _counts_add_up(result.context)
 
 
@@ -164,7 +136,7 @@ def test_a_stack_in_three_kinds_is_one_bullet_per_kind_without_its_rows_out(
     assert not rows[13593]["merge_into"] and "[#13593](" not in markdown
     bullets = {}
     for number in VULKAN_STACK[1:]:
-        bullet = _bullet(markdown, number)
+        bullet = bullet_of(markdown, number)
         bullets[bullet] = sorted(_linked(bullet))
         assert {kinds[n] for n in _linked(bullet)} == {kinds[number]}  # one kind per bullet
     # Each kind's PRs of the stack are one bullet, led by the one that landed first.
@@ -186,7 +158,7 @@ def test_the_stack_joins_its_first_row_in_the_notes(store: Store, tmp_path: Path
     assert rows[12519]["reason"] and not rows[12519]["merge_into"]
     assert "[#12519](" not in markdown
     assert rows[12523]["merge_into"] == rows[12525]["merge_into"] == rows[12522]["commit_hash"]
-    assert _linked(_bullet(markdown, 12522)) == [12522, 12523, 12525]
+    assert _linked(bullet_of(markdown, 12522)) == [12522, 12523, 12525]
     _counts_add_up(result.context)
 
 
@@ -201,13 +173,13 @@ def test_the_worksheet_keeps_a_series_and_a_human_can_undo_it(store: Store, tmp_
     for row in rows:
         if row["pr_link"].endswith("/12525"):
             row["merge_into"] = ""  # a human says #12525 is a change of its own
-    _write(sheet, rows)
+    write_rows(sheet, rows)
     undone = release_notes(store, REPO, Config(), window=window, apply=sheet)
     markdown = undone.report.markdown
-    assert _linked(_bullet(markdown, 12525)) == [12525]
-    assert "series" not in _bullet(markdown, 12525)
-    assert _linked(_bullet(markdown, 12519)) == [12519, 12522, 12523]
-    assert "(a three-part series: " in _bullet(markdown, 12519)
+    assert _linked(bullet_of(markdown, 12525)) == [12525]
+    assert "series" not in bullet_of(markdown, 12525)
+    assert _linked(bullet_of(markdown, 12519)) == [12519, 12522, 12523]
+    assert "(a three-part series: " in bullet_of(markdown, 12519)
     assert undone.context["counts"]["bullets"] == drafted.context["counts"]["bullets"] + 1
     _counts_add_up(undone.context)
 
@@ -224,11 +196,11 @@ def test_one_authors_numbered_titles_are_a_series_and_duplicates_are_not(
     result = release_notes(store, REPO, Config(), window=window, worksheet=tmp_path / "n.csv")
     markdown = result.report.markdown
     # `Mimi Enablement Stage 1` / `Stage 2`: one author, the same title but for the number.
-    stages = _bullet(markdown, 9570)
+    stages = bullet_of(markdown, 9570)
     assert _linked(stages) == [9570, 10098]
     assert "(a two-part series: " in stages
     # `Update android docs` twice: one bullet (identical sentences), but no series.
-    docs = _bullet(markdown, 9206)
+    docs = bullet_of(markdown, 9206)
     assert _linked(docs) == [9206, 9788] and "series" not in docs
     _counts_add_up(result.context)
 
@@ -237,7 +209,7 @@ def test_a_marker_series_says_so_too(store: Store, tmp_path: Path) -> None:
     """`Suite Operator Test Support (Part1)` and `… Part 2`, as before, now named."""
     window = window_between("2025-09-26", "2025-10-07")
     result = release_notes(store, REPO, Config(), window=window)
-    bullet = _bullet(result.report.markdown, 14618)
+    bullet = bullet_of(result.report.markdown, 14618)
     assert _linked(bullet) == [14618, 14848]
     assert bullet.startswith("* Suite Operator Test Support (a two-part series: ")
 
