@@ -10,7 +10,8 @@ File format (no pickle; nothing in it is ever executed):
     line 1: {"format": "prdigest-classifier", "version": 1, "sha256": …, "bytes": N}
     then:   N bytes of a NumPy .npz archive (loaded with allow_pickle=False)
 
-The archive holds the vocabularies and parameters as JSON text and float arrays. A file
+The archive holds the vocabularies and parameters as JSON text and float arrays, and a
+code index (code_index.py), when the model has one, as JSON names plus two int arrays. A file
 of another format version, a truncated or altered one (sha256 mismatch), or something
 that is not a model at all is refused with one clear message.
 """
