@@ -7,6 +7,9 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 clone="$(cd "${1:-$here}" && pwd)"
 python3 -m pip install --quiet --disable-pip-version-check -e "$here"
+# An editable install is not byte-compiled: compile it once, so that no command pays
+# for it (where PYTHONDONTWRITEBYTECODE is set, every command would).
+python3 -m compileall -q "$here/src" >/dev/null
 
 repo="${2:-}"
 if [ -z "$repo" ]; then

@@ -30,6 +30,9 @@ if as_root && command -v pg_lsclusters >/dev/null 2>&1; then
 fi
 
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# An editable install is not byte-compiled: compile it once, so that no command pays
+# for it (where PYTHONDONTWRITEBYTECODE is set, every command would).
+python3 -m compileall -q src >/dev/null
 
 # PyTorch's own code for the code-index tests on real data: torch's package from PyPI,
 # downloaded, never installed (the macOS arm64 build is the smallest with all of torch's
