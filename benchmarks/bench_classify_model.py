@@ -13,14 +13,14 @@
 3. The accuracy baseline of issue 4, on the same 5 folds as `classify eval --folds 5`:
    a plain TF-IDF + linear SVM on the raw titles (scikit-learn defaults).
 
-    python benchmarks/bench_classify_model.py --code PATH
-
-1 and 2 with a code index (classify/code_index.py) of PATH, a source tree or package
-archive: training then includes building the index, and the model carries it.
+Training uses the `pytorch` profile's code index (classify/code_index.py), as `classify
+train` does; `--code PATH` indexes PATH instead (a source tree, package archive or index
+file: building the index is then part of training), `--no-code` trains without one.
 """
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -102,6 +102,9 @@ def main(code_path: str | None) -> None:
             code = build_code_index(code_path) if code_path else None
             save_model(train_on(rows, profile, "bench", code), model_path)
 
+        if code_path is None and "--no-code" not in sys.argv:
+            code_path = profile.code_index_path
+
         t_train = best(3, train)
         size = model_path.stat().st_size
         t_load = best(3, lambda: load_model(model_path))
@@ -131,8 +134,7 @@ def main(code_path: str | None) -> None:
             for c in load_profile("pytorch").with_model(model).classify_all(prs)
         )
 
-    if code_path:
-        print(f"code index: {code_path}")
+    print(f"code index: {code_path or 'none'}")
     print(
         f"train   {len(rows)} worksheet rows (features, 2 heads, calibration, save): {t_train:6.2f} s  "
         f"(target < 30 s); model file {size / 1e6:.1f} MB, load {t_load * 1000:.0f} ms"
@@ -151,8 +153,6 @@ def main(code_path: str | None) -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
     if "--accuracy" in sys.argv:
         plain_baseline()
     else:

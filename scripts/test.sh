@@ -34,9 +34,9 @@ python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 # for it (where PYTHONDONTWRITEBYTECODE is set, every command would).
 python3 -m compileall -q src >/dev/null
 
-# PyTorch's own code for the code-index tests on real data: torch's package from PyPI,
-# downloaded, never installed (the macOS arm64 build is the smallest with all of torch's
-# Python files and C++ headers). Without it those tests skip, saying why.
+# torch's package from PyPI, downloaded and never installed (the macOS arm64 build is the
+# smallest with all of torch's Python files and C++ headers): a test checks that the
+# pytorch profile's code index is what it gives. Without it that test skips, saying why.
 if [ -z "${PRDIGEST_TORCH_WHEEL:-}" ]; then
   wheels="${XDG_CACHE_HOME:-$HOME/.cache}/prdigest/wheels"
   python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \

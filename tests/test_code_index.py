@@ -9,11 +9,18 @@ import tarfile
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from tests.helpers import run_cli
 
 from prdigest.classify import load_profile
-from prdigest.classify.code_index import CodeIndex, build_code_index, definitions, is_code_name
+from prdigest.classify.code_index import (
+    CodeIndex,
+    build_code_index,
+    definitions,
+    is_code_name,
+    load_code_index,
+)
 from prdigest.classify.evaluate import accuracies, classify_rows, train_on
 from prdigest.classify.features import Sample, symbolic_tokens
 from prdigest.classify.model import load_model, save_model
@@ -140,7 +147,7 @@ def test_archives_index_installed_headers_at_their_include_path(tmp_path: Path) 
     assert index.where("TypeParser") == ("torch/csrc/jit/mobile",)
     assert index.where("TensorImpl") == ("c10/core",)
     assert index.where("model_dump") == ("torch/utils/model_dump",)
-    assert index.source == str(wheel)
+    assert index.source == wheel.name  # a name, not a path of the machine that built it
 
     sdist = tmp_path / "torch-0.0.tar.gz"
     with tarfile.open(sdist, "w:gz") as archive:
@@ -163,7 +170,7 @@ def test_archives_index_installed_headers_at_their_include_path(tmp_path: Path) 
 def test_bad_code_sources_are_one_clear_error(tmp_path: Path, make, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as raised:
         build_code_index(make(tmp_path))
-    assert "give a source tree (a clone) or a package archive" in str(raised.value.fix)
+    assert "give a source tree (a clone), a package archive" in str(raised.value.fix)
 
 
 def _write(path: Path, data: bytes) -> Path:
@@ -172,8 +179,6 @@ def _write(path: Path, data: bytes) -> Path:
 
 
 def test_a_corrupt_index_in_arrays_is_refused() -> None:
-    import numpy as np
-
     with pytest.raises(ValueError, match="does not list"):
         CodeIndex("x", ["a/b"], ["foo_bar"], np.array([0, 1]), np.array([3], dtype=np.int32))
     with pytest.raises(ValueError, match="offsets"):
@@ -248,32 +253,110 @@ def test_cli_code_option_errors(tmp_path: Path, worksheet: list) -> None:
     assert missing.output.count("\n") == 1 and "code source nowhere not found" in missing.output
     assert not out.exists()
     alone = run_cli("classify", "eval", "--labels", str(WORKSHEET), "--code", str(tmp_path))
-    assert alone.exit_code == 2 and "--code goes with --folds" in alone.output
+    assert alone.exit_code == 2 and "--code and --no-code go with --folds" in alone.output
+    both = run_cli(
+        "classify",
+        "train",
+        "--labels",
+        str(WORKSHEET),
+        "--out",
+        str(out),
+        "--code",
+        "x",
+        "--no-code",
+    )
+    assert both.exit_code == 2 and "not both" in both.output
 
 
-# -- PyTorch's own code (the package from the registry; scripts/test.sh fetches it) ----------
+def test_an_index_file_round_trips_and_the_cli_writes_one(tmp_path: Path) -> None:
+    root = _tree(tmp_path / "repo", {"torch/csrc/jit/mobile/type_parser.h": NATIVE_SOURCE})
+    out = tmp_path / "code.npz"
+    written = run_cli("classify", "index", "--code", str(root), "--out", str(out))
+    assert written.exit_code == 0, written.output
+    assert "indexed 8 code names in 1 directories" in written.output
+    loaded = build_code_index(out)  # `--code FILE.npz` reads an index file
+    built = build_code_index(root)
+    assert (loaded.source, loaded.names, loaded.directories) == (
+        "repo",
+        built.names,
+        built.directories,
+    )
+    assert loaded.where("TypeParser") == ("torch/csrc/jit/mobile",)
+    wrong = run_cli("classify", "index", "--code", str(root), "--out", str(tmp_path / "code.bin"))
+    assert wrong.exit_code == 1 and "does not end in .npz" in wrong.output
+
+
+def test_a_corrupt_index_file_is_one_clear_error(tmp_path: Path) -> None:
+    bad = _write(tmp_path / "bad.npz", b"PK\x03\x04 truncated")
+    with pytest.raises(ConfigError, match="bad.npz is not a readable code index") as raised:
+        load_code_index(bad)
+    assert "prdigest classify index" in str(raised.value.fix)
+    other = tmp_path / "other.npz"
+    np.savez_compressed(other, something=np.zeros(3))
+    with pytest.raises(ConfigError, match="not a readable code index .KeyError."):
+        build_code_index(other)
+
+
+def test_the_pytorch_profile_trains_with_its_code_index_unless_told_not_to(
+    worksheet: list, tmp_path: Path
+) -> None:
+    labels = tmp_path / "labels.csv"
+    labels.write_text("".join(WORKSHEET.read_text(encoding="utf-8").splitlines(True)[:400]))
+    with_index, without = tmp_path / "with.prdm", tmp_path / "without.prdm"
+    assert (
+        run_cli("classify", "train", "--labels", str(labels), "--out", str(with_index)).exit_code
+        == 0
+    )
+    assert (
+        run_cli(
+            "classify", "train", "--labels", str(labels), "--out", str(without), "--no-code"
+        ).exit_code
+        == 0
+    )
+    code = load_model(with_index).featurizer.code
+    assert code is not None and code.source.startswith("torch-2.11.0")
+    assert load_model(without).featurizer.code is None
+
+
+# -- PyTorch's own code: the index the pytorch profile ships, and the wheel it came from ------
 @pytest.fixture(scope="module")
-def torch_index() -> CodeIndex:
+def shipped() -> CodeIndex:
+    path = load_profile("pytorch").code_index_path
+    assert path is not None, "the pytorch profile names no code index"
+    return load_code_index(path)
+
+
+def test_pytorchs_code_places_the_names_titles_use(shipped: CodeIndex) -> None:
+    assert len(shipped) > 30_000
+    assert "torch/csrc/jit/mobile" in shipped.where("type_parser")
+    assert "c10/core" in shipped.where("TensorImpl")
+    assert "torch/linalg" in shipped.where("householder_product")
+    assert "torch/utils/model_dump" in shipped.where("model_dump")
+    assert shipped.where("forward") == ()  # not identifier-shaped
+    assert shipped.where("__init__") == ()
+
+
+def test_the_shipped_index_is_what_the_wheel_gives() -> None:
+    """The profile's file is reproducible from PyTorch's package (scripts/test.sh fetches it)."""
     wheel = os.environ.get("PRDIGEST_TORCH_WHEEL", "")
     if not wheel or not Path(wheel).exists():
         pytest.skip(
             "PyTorch's wheel is not available: set PRDIGEST_TORCH_WHEEL (scripts/test.sh does)"
         )
-    return build_code_index(wheel)
-
-
-def test_pytorchs_code_places_the_names_titles_use(torch_index: CodeIndex) -> None:
-    assert len(torch_index) > 30_000
-    assert "torch/csrc/jit/mobile" in torch_index.where("type_parser")
-    assert "c10/core" in torch_index.where("TensorImpl")
-    assert "torch/linalg" in torch_index.where("householder_product")
-    assert "torch/utils/model_dump" in torch_index.where("model_dump")
-    assert torch_index.where("forward") == ()  # not identifier-shaped
-    assert torch_index.where("__init__") == ()
+    rebuilt = build_code_index(wheel)
+    path = load_profile("pytorch").code_index_path
+    assert path is not None
+    shipped = load_code_index(path)
+    assert (rebuilt.source, rebuilt.names, rebuilt.directories) == (
+        shipped.source,
+        shipped.names,
+        shipped.directories,
+    )
+    assert (rebuilt.offsets == shipped.offsets).all() and (rebuilt.places == shipped.places).all()
 
 
 def test_pytorchs_code_helps_on_rows_the_model_never_saw(
-    torch_index: CodeIndex, worksheet: list
+    shipped: CodeIndex, worksheet: list
 ) -> None:
     import hashlib
 
@@ -283,7 +366,7 @@ def test_pytorchs_code_helps_on_rows_the_model_never_saw(
     train = [r for r in worksheet if not held_out(r)]
     test = [r for r in worksheet if held_out(r)]
     profile = load_profile("pytorch")
-    with_code = accuracies(classify_rows(test, profile, train_on(train, profile, "c", torch_index)))
+    with_code = accuracies(classify_rows(test, profile, train_on(train, profile, "c", shipped)))
     without = accuracies(classify_rows(test, profile, train_on(train, profile, "p")))
     assert with_code[0].value >= without[0].value - 0.005
     assert with_code[1].value >= without[1].value - 0.005

@@ -50,6 +50,8 @@ class Profile:
         self.repos = tuple(repos)
         self.model = model
         self.model_path = model_path  # as configured; the loader resolved it already
+        # An index file of the project's code (code_index.py) that training uses by default.
+        self.code_index_path: str | None = None
         self._profile_areas = tuple(profile_areas)
 
     # -- areas ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@ headers installed under `<package>/include/` are indexed at their include path
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import tarfile
@@ -38,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
+from ..fileio import write_atomic
 from ..titles import PHAB_ID, PR_REF
 
 MAX_DIRECTORIES = 20  # a name defined in more places than this is too common to place a change
@@ -62,7 +64,10 @@ _NATIVE_DEF = re.compile(
 _INCLUDE = re.compile(r"^[^/]+/include/")
 
 Reader = Callable[[], bytes]
-ERROR_HINT = "give a source tree (a clone) or a package archive (.whl, .zip, .tar.gz)"
+INDEX_SUFFIX = ".npz"  # an index file written by `prdigest classify index`
+ERROR_HINT = (
+    "give a source tree (a clone), a package archive (.whl, .zip, .tar.gz) or an index file (.npz)"
+)
 
 
 def is_code_name(word: str) -> bool:
@@ -103,7 +108,7 @@ class CodeIndex:
             raise ValueError("code index offsets do not match its names")
         if len(places) and (places.min() < 0 or places.max() >= len(directories)):
             raise ValueError("code index refers to a directory it does not list")
-        self.source = source  # what it was built from, as the user named it
+        self.source = source  # the name of what it was built from (a folder, an archive)
         self.directories = tuple(directories)
         self.names = tuple(names)
         self.offsets = offsets
@@ -140,29 +145,66 @@ class CodeIndex:
                         tokens["__code_" + "/".join(parts[:depth])] = None
         return list(tokens)
 
-    # -- in a model file: JSON for the strings, arrays for the rest ---------------------------
-    def meta(self) -> dict[str, Any]:
-        return {"source": self.source, "directories": self.directories, "names": self.names}
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {"code_offsets": self.offsets, "code_places": self.places}
+    # -- as arrays: in a model file (prefix `code_`) or an index file of its own ----------
+    def arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
+        """Strings as newline-joined UTF-8 bytes, numbers as int arrays: nothing to unpickle."""
+        return {
+            prefix + "source": _text_array([self.source]),
+            prefix + "directories": _text_array(self.directories),
+            prefix + "names": _text_array(self.names),
+            prefix + "offsets": self.offsets.astype(np.int64),
+            prefix + "places": self.places.astype(np.int32),
+        }
 
     @classmethod
-    def from_parts(cls, meta: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> CodeIndex:
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], prefix: str = "") -> CodeIndex:
+        """The inverse of `arrays`; ValueError/KeyError when they do not fit together."""
         return cls(
-            str(meta["source"]),
-            [str(d) for d in meta["directories"]],
-            [str(n) for n in meta["names"]],
-            np.asarray(arrays["code_offsets"], dtype=np.int64),
-            np.asarray(arrays["code_places"], dtype=np.int32),
+            _texts(arrays[prefix + "source"])[0],
+            _texts(arrays[prefix + "directories"]),
+            _texts(arrays[prefix + "names"]),
+            np.asarray(arrays[prefix + "offsets"], dtype=np.int64),
+            np.asarray(arrays[prefix + "places"], dtype=np.int32),
         )
+
+    def save(self, path: Path | str) -> None:
+        """An index file (`classify index`): a NumPy .npz archive of `arrays()`."""
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **self.arrays())  # type: ignore[arg-type]
+        write_atomic(path, buffer.getvalue())
+
+
+def _text_array(items: Sequence[str]) -> np.ndarray:
+    return np.frombuffer("\n".join(items).encode("utf-8"), dtype=np.uint8)
+
+
+def _texts(array: np.ndarray) -> list[str]:
+    return np.asarray(array, dtype=np.uint8).tobytes().decode("utf-8").split("\n")
+
+
+def load_code_index(path: Path | str) -> CodeIndex:
+    """Read an index file written by `CodeIndex.save` (never unpickles)."""
+    source = Path(path)
+    try:
+        with np.load(source, allow_pickle=False) as archive:
+            return CodeIndex.from_arrays({key: archive[key] for key in archive.files})
+    except FileNotFoundError:
+        raise ConfigError(f"code index {source} not found", ERROR_HINT) from None
+    except (OSError, KeyError, ValueError, UnicodeDecodeError, zipfile.BadZipFile) as exc:
+        raise ConfigError(
+            f"{source} is not a readable code index ({type(exc).__name__})",
+            "write it again with `prdigest classify index --code SOURCE --out FILE`",
+        ) from None
 
 
 def build_code_index(source: Path | str, max_directories: int = MAX_DIRECTORIES) -> CodeIndex:
-    """Index a source tree or a package archive; one clear error when it holds no code."""
+    """Index a source tree or a package archive, or read an index file (.npz) written
+    before; one clear error when it holds no code."""
     root = Path(source)
     if not root.exists():
         raise ConfigError(f"code source {root} not found", ERROR_HINT)
+    if root.is_file() and root.name.endswith(INDEX_SUFFIX):
+        return load_code_index(root)
     if root.is_dir():
         files = _tree_files(root)
     elif root.name.endswith((".whl", ".zip")):
@@ -188,7 +230,7 @@ def build_code_index(source: Path | str, max_directories: int = MAX_DIRECTORIES)
     places = [sorted(position[d] for d in kept[name]) for name in names]
     offsets = np.cumsum([0] + [len(p) for p in places], dtype=np.int64)
     flat = np.fromiter((i for p in places for i in p), dtype=np.int32, count=int(offsets[-1]))
-    return CodeIndex(str(source), directories, names, offsets, flat)
+    return CodeIndex(root.resolve().name, directories, names, offsets, flat)
 
 
 def _wanted(path: str) -> bool:

@@ -11,7 +11,7 @@ File format (no pickle; nothing in it is ever executed):
     then:   N bytes of a NumPy .npz archive (loaded with allow_pickle=False)
 
 The archive holds the vocabularies and parameters as JSON text and float arrays, and a
-code index (code_index.py), when the model has one, as JSON names plus two int arrays. A file
+code index (code_index.py), when the model has one, as arrays of text bytes and ints. A file
 of another format version, a truncated or altered one (sha256 mismatch), or something
 that is not a model at all is refused with one clear message.
 """
@@ -302,10 +302,10 @@ def save_model(model: TrainedModel, path: Path | str) -> None:
         "heads": head_meta,
         "info": model.info,
         "overruled": sorted(model.overruled),
-        "code_index": model.featurizer.code.meta() if model.featurizer.code else None,
+        "code_index": model.featurizer.code is not None,
     }
     if model.featurizer.code is not None:
-        arrays.update(model.featurizer.code.arrays())
+        arrays.update(model.featurizer.code.arrays("code_"))
     arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8)
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
@@ -363,10 +363,8 @@ def _from_arrays(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Trained
     profile = None
     if meta.get("profile"):
         profile = _rules_only_profile(meta["profile"])
-    code = meta.get("code_index")
-    featurizer = Featurizer(
-        RuleHints(profile), CodeIndex.from_parts(code, arrays) if code else None
-    )
+    code = CodeIndex.from_arrays(arrays, "code_") if meta.get("code_index") else None
+    featurizer = Featurizer(RuleHints(profile), code)
     for name, settings in meta["blocks"].items():
         terms = meta["vocabularies"][name]
         vectorizer = _vectorizer(settings, {term: i for i, term in enumerate(terms)})

@@ -1,5 +1,7 @@
 """Built-in profiles (`classify/profiles/*.toml`) and the user's layer from prdigest.toml.
 
+A profile may name a trained `model` and a `code_index` (an index file of the project's code
+that `classify train` uses by default), both relative to the profile file.
 `[repos."owner/name"]` may set `profile = "name"` (or a path to a profile .toml),
 `model = "path"`, and `[[repos."owner/name".areas]]` / `[[….kinds]]` rules that go
 IN FRONT of the profile's (first match wins). All mistakes are reported together.
@@ -30,6 +32,7 @@ PROFILE_KEYS = frozenset(
         "default_area",
         "default_kind",
         "model",
+        "code_index",
         "default_kinds",
         "areas",
         "kinds",
@@ -49,6 +52,7 @@ class ProfileSpec:
     model_path: Path | None
     areas: tuple[AreaRule, ...]
     kinds: tuple[KindRule, ...]
+    code_index_path: Path | None = None  # an index file of the project's code, for training
 
 
 def builtin_profile_names() -> list[str]:
@@ -137,7 +141,7 @@ def profile_for(repo: str, config: Config, name: str | None = None) -> Profile:
         spec.default_area,
         spec.default_kind,
     )
-    return Profile(
+    profile = Profile(
         spec.name,
         engine,
         spec.description,
@@ -146,6 +150,8 @@ def profile_for(repo: str, config: Config, name: str | None = None) -> Profile:
         model=model,
         model_path=str(model_path) if model_path else None,
     )
+    profile.code_index_path = str(spec.code_index_path) if spec.code_index_path else None
+    return profile
 
 
 def _resolve(
@@ -229,14 +235,8 @@ def parse_profile_text(text: str, source: str, base_dir: Path | None) -> Profile
     kinds = parse_kind_rules(data.get("kinds", []), name, "kinds", problems)
     if data.get("default_kinds", True) is not False:
         kinds += parse_kind_rules(_default_kind_tables(), name, "_kinds.toml kinds", problems)
-    model = data.get("model")
-    model_path = None
-    if isinstance(model, str) and model:
-        model_path = (
-            Path(model) if base_dir is None or Path(model).is_absolute() else base_dir / model
-        )
-        if base_dir is None and not Path(model).is_absolute():
-            model_path = Path(str(_builtin_dir() / model))
+    model_path = _beside(data.get("model"), base_dir)
+    code_index_path = _beside(data.get("code_index"), base_dir)
     problems.raise_if_any(source)
     return ProfileSpec(
         name,
@@ -247,7 +247,18 @@ def parse_profile_text(text: str, source: str, base_dir: Path | None) -> Profile
         model_path,
         tuple(areas),
         tuple(kinds),
+        code_index_path,
     )
+
+
+def _beside(value: object, base_dir: Path | None) -> Path | None:
+    """A file a profile names, relative to the profile file (built-in: its folder)."""
+    if not isinstance(value, str) or not value:
+        return None
+    path = Path(value)
+    if path.is_absolute():
+        return path
+    return base_dir / path if base_dir is not None else Path(str(_builtin_dir() / value))
 
 
 @lru_cache(maxsize=1)

@@ -25,9 +25,11 @@ from .common import AppContext, StderrReporter, emit, pass_app
 DEFAULT_PROFILE = "pytorch"
 
 CODE_HELP = (
-    "A source tree (a clone) or package archive (.whl, .zip, .tar.gz) of the project: the "
-    "directories defining the code names in a title become features."
+    "The project's code: a source tree (a clone), a package archive (.whl, .zip, .tar.gz) or "
+    "an index file (.npz); the directories defining the code names in a title become "
+    "features. Default: the profile's code index, if it names one."
 )
+NO_CODE_HELP = "Train without a code index, even the profile's."
 
 
 @click.group("classify")
@@ -63,9 +65,15 @@ def _describe(rows: list[WorksheetRow], labels: Path) -> str:
     help="Built-in profile whose rules become features.",
 )
 @click.option("--code", "code_path", type=click.Path(path_type=Path), help=CODE_HELP)
+@click.option("--no-code", is_flag=True, help=NO_CODE_HELP)
 @pass_app
 def train_command(
-    app: AppContext, labels: Path, out: Path, profile_name: str, code_path: Path | None
+    app: AppContext,
+    labels: Path,
+    out: Path,
+    profile_name: str,
+    code_path: Path | None,
+    no_code: bool,
 ) -> None:
     """Train an area/kind model on a labelled worksheet (PyTorch's commitlist CSV)."""
     if out.is_dir():
@@ -76,7 +84,7 @@ def train_command(
     rows = read_worksheet(labels)
     profile = _profile(app, profile_name)
     started = time.perf_counter()
-    code = _code_index(code_path)
+    code = _code_index(code_path, no_code, profile)
     model = train_on(rows, profile, out.stem, code)
     save_model(model, out)
     took = time.perf_counter() - started
@@ -87,12 +95,16 @@ def train_command(
     )
 
 
-def _code_index(path: Path | None) -> CodeIndex | None:
-    if path is None:
+def _code_index(path: Path | None, no_code: bool, profile: Profile) -> CodeIndex | None:
+    """`--code`, else the profile's code index; none with `--no-code`."""
+    if no_code:
+        if path is not None:
+            raise click.UsageError("give --code or --no-code, not both")
         return None
     from ..classify.code_index import build_code_index
 
-    return build_code_index(path)
+    chosen = path or profile.code_index_path
+    return build_code_index(chosen) if chosen else None
 
 
 @classify_group.command("eval")
@@ -126,6 +138,7 @@ def _code_index(path: Path | None) -> CodeIndex | None:
     type=click.Path(path_type=Path),
     help=CODE_HELP + " With --folds (a --model carries its own).",
 )
+@click.option("--no-code", is_flag=True, help=NO_CODE_HELP + " With --folds.")
 @click.option(
     "--out", type=click.Path(path_type=Path), help="Write the report here instead of stdout."
 )
@@ -137,6 +150,7 @@ def eval_command(
     profile_name: str,
     folds: int | None,
     code_path: Path | None,
+    no_code: bool,
     out: Path | None,
 ) -> None:
     """Per-class precision/recall, main confusions and accuracy against a labelled worksheet."""
@@ -144,9 +158,9 @@ def eval_command(
         raise click.UsageError(
             "give --model (measure a trained model) or --folds (cross-validate), not both"
         )
-    if code_path is not None and folds is None:
+    if (code_path is not None or no_code) and folds is None:
         raise click.UsageError(
-            "--code goes with --folds (a model trained with --code carries its index)"
+            "--code and --no-code go with --folds (a trained model carries its own index)"
         )
     from ..classify.evaluate import classify_rows, cross_validate, report, summary_line
     from ..classify.model import load_model
@@ -160,7 +174,7 @@ def eval_command(
             raise ConfigError(
                 f"--folds {folds} exceeds the {len(rows)} labelled rows", "use fewer folds"
             )
-        code = _code_index(code_path)
+        code = _code_index(code_path, no_code, profile)
         header.append(
             f"method: {folds}-fold cross-validation (stratified, seed 0), "
             f"rules ({profile.name}) + model trained on the other folds"
@@ -189,6 +203,32 @@ def eval_command(
         header.append(f"method: rules alone (profile {profile.name})")
         text = report(classify_rows(rows, profile, None), header + [""])
     emit(text, out)
+
+
+@classify_group.command("index")
+@click.option(
+    "--code",
+    "code_path",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="A source tree (a clone) or package archive (.whl, .zip, .tar.gz) to index.",
+)
+@click.option(
+    "--out", type=click.Path(path_type=Path), required=True, help="Index file to write (.npz)."
+)
+def index_command(code_path: Path, out: Path) -> None:
+    """Index a project's code once, for `--code FILE` or a profile's `code_index`."""
+    from ..classify.code_index import INDEX_SUFFIX, build_code_index
+
+    if not out.name.endswith(INDEX_SUFFIX):
+        raise ConfigError(f"--out {out} does not end in {INDEX_SUFFIX}", "name it e.g. code.npz")
+    started = time.perf_counter()
+    index = build_code_index(code_path)
+    index.save(out)
+    StderrReporter().done(
+        f"indexed {len(index)} code names in {len(index.directories)} directories of "
+        f"{code_path} in {time.perf_counter() - started:.1f}s → {out}"
+    )
 
 
 @classify_group.command("explain")
