@@ -17,7 +17,8 @@ from digest_weeks import classified, classified_inputs, iso_weeks, week
 from prdigest.analyze import build_context
 from prdigest.analyze.claims import normalize
 from prdigest.models import Classification, FileChange, PullRequest
-from prdigest.write.deterministic import MIN_SECTION, write_digest
+from prdigest.write.deterministic import MIN_SECTION, citation_budget, write_digest
+from prdigest.write.digest_blocks import REVERTS_SHOWN, Ledger, reverts
 
 ET = "pytorch/executorch"
 AO = "pytorch/ao"
@@ -71,6 +72,15 @@ def _check_week(repo: str, iso: str, pairs: tuple, raw_by_number: dict[int, Pull
     assert sum(count for _, count in sections) == expected, (iso, sections)  # all counted
     own = [count for name, count in sections if not name.startswith("Other")]
     assert own == sorted(own, reverse=True), (iso, sections)
+    # selective: once the area sections have spent the citation budget, each further
+    # section opens with one cited theme (a theme stating a figure is always told)
+    cited = 0
+    blocks = re.split(r"\n(?=### )", markdown.split("\n---\n", 1)[-1])
+    for block in [b for b in blocks if re.match(r"### \d+\. ", b)]:
+        links, quoted = len(_LINK.findall(block)), len(_FIGURE.findall(block))
+        if cited >= citation_budget(expected):
+            assert links <= 1 + 2 * quoted, (iso, block[:200])
+        cited += links
     # the same input gives the same bytes, also from the JSON form of the context
     assert write_digest(json.loads(json.dumps(context))) == markdown
     return markdown
@@ -288,3 +298,38 @@ def test_digest_work_grows_linearly_with_the_week(executorch_jsonl: Path) -> Non
         _calls_to_write(sized)
         calls.append(_calls_to_write(sized))
     assert calls[1] < 3 * calls[0] and calls[2] < 3 * calls[1], calls
+
+
+def _revert_row(n: int, relanded_by: int | None) -> dict:
+    return {
+        "revert": n,
+        "sha": f"{n:07x}",
+        "title": f"Change {n}",
+        "reverted": n - 1000,
+        "reverted_in_window": True,
+        "relanded_by": relanded_by,
+    }
+
+
+def test_reverts_are_told_up_to_a_cap_those_still_out_first() -> None:
+    numbers = list(range(2001, 2011))  # ten reverts; the even ones relanded
+    prs = {str(n): {"url": f"https://x/{n}"} for n in numbers}
+    prs.update({str(n - 1000): {"url": f"https://x/{n - 1000}"} for n in numbers})
+    prs.update({str(n + 500): {"url": f"https://x/{n + 500}"} for n in numbers})
+    rows = [_revert_row(n, n + 500 if n % 2 == 0 else None) for n in numbers]
+    context = {"prs": prs, "reverts": rows, "relands": []}
+    block = reverts(context, Ledger(context))
+    assert block is not None
+    lines = block["bullets"]
+    assert len(lines) == REVERTS_SHOWN + 1
+    told = [int(re.match(r"\[PR#(\d+)\]", line).group(1)) for line in lines[:-1]]
+    assert told[:5] == [2001, 2003, 2005, 2007, 2009]  # not relanded: still out, told first
+    assert all("not relanded" in line for line in lines[:5])
+    assert (
+        lines[-1] == "Also 4 more reverts (4 relanded this week); `--format json` lists them all."
+    )
+    # one entry past the cap is told, not counted
+    context["reverts"] = rows[: REVERTS_SHOWN + 1]
+    block = reverts(context, Ledger(context))
+    assert block is not None and len(block["bullets"]) == REVERTS_SHOWN + 1
+    assert not any(line.startswith("Also") for line in block["bullets"])

@@ -64,9 +64,10 @@ def write_digest(context: dict[str, Any]) -> str:
 
 
 def citation_budget(prs: int) -> int:
-    """About how many PR links a digest of `prs` PRs carries (the references: 20–35 of
-    400–560); the first theme of every section is cited even past it."""
-    return min(30, 10 + prs // 6)
+    """About how many PR links the area sections of a digest of `prs` PRs carry (the
+    references: 20–35 of 400–560; a 100-PR week gets 16); past it, a section still opens
+    with its first theme, cited once."""
+    return min(30, 8 + prs // 12)
 
 
 def _own_section(area: dict[str, Any], rank: int) -> bool:
@@ -88,10 +89,13 @@ def _sections(
         bullets = []
         skipped = 0
         for index, theme in enumerate(area["themes"]):
-            # the first theme always; the others while the digest stays selective
-            # (and any theme with a stated figure: impact is what readers look for)
-            if index == 0 or theme["figures"] or ledger.citations + len(theme["prs"]) <= budget:
+            # Themes while the digest stays selective, and any theme with a stated figure
+            # (impact is what readers look for); past the budget, a section still opens
+            # with its first theme, cited once.
+            if theme["figures"] or ledger.citations + len(theme["prs"]) <= budget:
                 bullets.append(_theme_bullet(theme, ledger))
+            elif index == 0:
+                bullets.append(_lead_bullet(theme, ledger))
             else:
                 skipped += len(theme["members"])
         also = _also_bullet(area, skipped)
@@ -173,6 +177,23 @@ def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
     more = theme["more"]
     if more > 0:
         text += f", plus {plural(more, 'more PR')} on this theme"
+    return {"text": text + ".", "sub": []}
+
+
+def _lead_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    """A theme in one sentence with one citation: its first point, or its sentence and lead PR."""
+    points = [p for p in theme.get("points") or () if ledger.has(p["pr"])]
+    if points:
+        sentence, lead = points[0]["text"], points[0]["pr"]
+    else:
+        sentence = theme["sentence"]
+        lead = next((n for n in theme["prs"] if ledger.has(n)), None)
+    text = f"**{inline(theme['name'])}:** {inline(sentence.rstrip('.'))}"
+    if lead is not None:
+        text += f" ({ledger.cite(lead)})"
+    others = len(theme["members"]) - 1
+    if others > 0:
+        text += f", plus {plural(others, 'more PR')} on this theme"
     return {"text": text + ".", "sub": []}
 
 

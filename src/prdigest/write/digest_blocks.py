@@ -53,49 +53,79 @@ class Ledger:
         return f"“{inline(text, symbols=False)}” ({self.cite(number)})"
 
 
+REVERTS_SHOWN = 6  # reverts (and relands of earlier changes) told one by one; the rest counted
+
+
 def reverts(context: dict[str, Any], ledger: Ledger) -> dict[str, Any] | None:
-    lines = []
-    relanded_seen: set[int] = set()
-    for row in context["reverts"]:
-        who = (
-            ledger.cite(row["revert"])
-            if ledger.has(row["revert"])
-            else f"A direct push ({code(row['sha'][:7])})"
-        )
-        what = f"“{inline(row['title'], symbols=False)}”" if row["title"] else "an earlier change"
-        target = row["reverted"]
-        if target is not None and ledger.has(target) and row["reverted_in_window"]:
-            where = f" ({ledger.cite(target)}, landed this week)"
-        elif target is not None:
-            where = f" (#{target}, from an earlier week)"
-        else:
-            where = ""
-        text = f"{who} reverted {what}{where}"
-        if row["relanded_by"] is not None and ledger.has(row["relanded_by"]):
-            text += f"; relanded by {ledger.cite(row['relanded_by'])}"
-            relanded_seen.add(row["relanded_by"])
-        elif row["reverted_in_window"]:
-            text += "; not relanded this week"
-        lines.append(text + ".")
-    for row in context["relands"]:
-        if row["reland"] in relanded_seen:
-            continue
-        who = (
-            ledger.cite(row["reland"])
-            if ledger.has(row["reland"])
-            else f"A direct push ({code(row['sha'][:7])})"
-        )
-        target = row["relanded"]
-        if row["title"]:
-            what = f"“{inline(row['title'], symbols=False)}”"
-            if target is not None and not row["relanded_in_window"]:
-                what += f" (#{target}, from an earlier week)"
-        elif target is not None:
-            what = f"#{target} (from an earlier week)"
-        else:
-            what = "an earlier change"
-        lines.append(f"{who} relanded {what}.")
+    """Reverts, first those not relanded in the window (what is still out), then relands
+    of earlier changes; past REVERTS_SHOWN a count line keeps the digest selective."""
+    rows = sorted(context["reverts"], key=lambda row: row["relanded_by"] is not None)
+    told = {row["relanded_by"] for row in rows}  # told beside their revert, or counted with it
+    relands = [row for row in context["relands"] if row["reland"] not in told]
+    # One line more tells the last entry rather than counting it.
+    shown = (
+        len(rows) + len(relands) if len(rows) + len(relands) <= REVERTS_SHOWN + 1 else REVERTS_SHOWN
+    )
+    lines = [_revert_line(row, ledger) for row in rows[:shown]]
+    room = max(0, shown - len(lines))
+    lines += [_reland_line(row, ledger) for row in relands[:room]]
+    untold, untold_relands = rows[shown:], relands[room:]
+    if untold or untold_relands:
+        lines.append(_untold(untold, len(untold_relands)))
     return {"heading": "Reverts and Relands", "bullets": lines} if lines else None
+
+
+def _revert_line(row: dict[str, Any], ledger: Ledger) -> str:
+    who = (
+        ledger.cite(row["revert"])
+        if ledger.has(row["revert"])
+        else f"A direct push ({code(row['sha'][:7])})"
+    )
+    what = f"“{inline(row['title'], symbols=False)}”" if row["title"] else "an earlier change"
+    target = row["reverted"]
+    if target is not None and ledger.has(target) and row["reverted_in_window"]:
+        where = f" ({ledger.cite(target)}, landed this week)"
+    elif target is not None:
+        where = f" (#{target}, from an earlier week)"
+    else:
+        where = ""
+    text = f"{who} reverted {what}{where}"
+    if row["relanded_by"] is not None and ledger.has(row["relanded_by"]):
+        text += f"; relanded by {ledger.cite(row['relanded_by'])}"
+    elif row["reverted_in_window"]:
+        text += "; not relanded this week"
+    return text + "."
+
+
+def _reland_line(row: dict[str, Any], ledger: Ledger) -> str:
+    who = (
+        ledger.cite(row["reland"])
+        if ledger.has(row["reland"])
+        else f"A direct push ({code(row['sha'][:7])})"
+    )
+    target = row["relanded"]
+    if row["title"]:
+        what = f"“{inline(row['title'], symbols=False)}”"
+        if target is not None and not row["relanded_in_window"]:
+            what += f" (#{target}, from an earlier week)"
+    elif target is not None:
+        what = f"#{target} (from an earlier week)"
+    else:
+        what = "an earlier change"
+    return f"{who} relanded {what}."
+
+
+def _untold(rows: list[dict[str, Any]], relands: int) -> str:
+    parts = []
+    if rows:
+        relanded = sum(row["relanded_by"] is not None for row in rows)
+        parts.append(
+            plural(len(rows), "more revert")
+            + (f" ({relanded} relanded this week)" if relanded else "")
+        )
+    if relands:
+        parts.append(plural(relands, "more reland") + " of earlier changes")
+    return f"Also {' and '.join(parts)}; `--format json` lists them all."
 
 
 def trends(context: dict[str, Any]) -> dict[str, Any] | None:
