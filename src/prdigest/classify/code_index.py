@@ -21,7 +21,9 @@ defined in more than `MAX_DIRECTORIES` directories says little and is dropped.
 Sources: a directory (a clone; hidden directories, `third_party`, `build` and
 `node_modules` are skipped), or a package archive (.whl, .zip, .tar.gz, .tgz, .tar), whose
 headers installed under `<package>/include/` are indexed at their include path
-(`torch/include/torch/csrc/jit/ir/ir.h` → `torch/csrc/jit/ir/ir.h`).
+(`torch/include/torch/csrc/jit/ir/ir.h` → `torch/csrc/jit/ir/ir.h`). `prdigest classify
+index` writes an index once to a .npz file (arrays only, read without unpickling), which a
+profile can name (`code_index`; the `pytorch` profile ships PyTorch's) or `--code` can take.
 """
 
 from __future__ import annotations
