@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from _common import AO, EXECUTORCH, SHARED_DATA, need
+from _common import AO, EXECUTORCH, SHARED_DATA, best_of, need
 
 from prdigest.classify import load_profile
 from prdigest.classify.code_index import build_code_index
@@ -41,15 +39,6 @@ from prdigest.sources.records import parse_record
 
 WORKSHEET = SHARED_DATA / "pytorch_release_notes" / "commitlist-v1.11-dev.csv"
 COUNT = 10_000
-
-
-def best(n: int, func: Callable[[], object]) -> float:
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def real_prs() -> list[PullRequest]:
@@ -105,9 +94,9 @@ def main(code_path: str | None) -> None:
         if code_path is None and "--no-code" not in sys.argv:
             code_path = profile.code_index_path
 
-        t_train = best(3, train)
+        t_train = best_of(3, train)
         size = model_path.stat().st_size
-        t_load = best(3, lambda: load_model(model_path))
+        t_load = best_of(3, lambda: load_model(model_path))
 
         prs = real_prs()
 
@@ -126,9 +115,9 @@ def main(code_path: str | None) -> None:
             parse_title.cache_clear()
             return model.guess(samples)
 
-        t_rules = best(3, rules_only)
-        t_model = best(3, model_alone)
-        t_both = best(3, combined)
+        t_rules = best_of(3, rules_only)
+        t_model = best_of(3, model_alone)
+        t_both = best_of(3, combined)
         by_model = sum(
             c.area_rule.startswith("model:")
             for c in load_profile("pytorch").with_model(model).classify_all(prs)

@@ -11,6 +11,7 @@ import pytest
 SHARED_DATA = Path(
     os.environ.get("PRDIGEST_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
 )
+WORKSHEET = SHARED_DATA / "pytorch_release_notes" / "commitlist-v1.11-dev.csv"
 
 
 def _need(path: Path) -> Path:
@@ -53,7 +54,15 @@ def ao_jsonl() -> Path:
 
 @pytest.fixture
 def commitlist_csv() -> Path:
-    return _need(SHARED_DATA / "pytorch_release_notes" / "commitlist-v1.11-dev.csv")
+    return _need(WORKSHEET)
+
+
+@pytest.fixture(scope="session")
+def worksheet_rows() -> list:
+    """PyTorch's 1.11 worksheet, read once for the whole run."""
+    from prdigest.classify.worksheet import read_worksheet
+
+    return read_worksheet(_need(WORKSHEET))
 
 
 # -- PostgreSQL: the store's tests run against both backends --------------------

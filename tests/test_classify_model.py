@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from pathlib import Path
 
@@ -20,18 +19,10 @@ from prdigest.config import Config
 from prdigest.errors import ConfigError, SourceError
 from prdigest.models import PullRequest
 
-SHARED_DATA = Path(
-    os.environ.get("PRDIGEST_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
-)
-WORKSHEET = SHARED_DATA / "pytorch_release_notes" / "commitlist-v1.11-dev.csv"
-
 
 @pytest.fixture(scope="module")
-def rows() -> list:
-    """The worksheet once per module (the `commitlist_csv` fixture is per test)."""
-    if not WORKSHEET.exists():
-        pytest.skip(f"real data not available: {WORKSHEET} is absent (set PRDIGEST_SHARED_DATA)")
-    return read_worksheet(WORKSHEET)
+def rows(worksheet_rows: list) -> list:
+    return worksheet_rows
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.conftest import WORKSHEET
 from tests.helpers import run_cli
 
 from prdigest.classify import load_profile
@@ -24,15 +25,10 @@ from prdigest.classify.code_index import (
 from prdigest.classify.evaluate import accuracies, classify_rows, train_on
 from prdigest.classify.features import Sample, symbolic_tokens
 from prdigest.classify.model import load_model, save_model
-from prdigest.classify.worksheet import WorksheetRow, read_worksheet
+from prdigest.classify.worksheet import WorksheetRow
 from prdigest.errors import ConfigError
 from prdigest.sources.records import parse_record
 from prdigest.store import open_store
-
-SHARED_DATA = Path(
-    os.environ.get("PRDIGEST_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
-)
-WORKSHEET = SHARED_DATA / "pytorch_release_notes" / "commitlist-v1.11-dev.csv"
 
 PYTHON_SOURCE = """
 import torch
@@ -186,11 +182,9 @@ def test_a_corrupt_index_in_arrays_is_refused() -> None:
 
 
 # -- with the trained model -----------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def worksheet() -> list:
-    if not WORKSHEET.exists():
-        pytest.skip(f"real data not available: {WORKSHEET} is absent (set PRDIGEST_SHARED_DATA)")
-    return read_worksheet(WORKSHEET)
+@pytest.fixture
+def worksheet(worksheet_rows: list) -> list:
+    return worksheet_rows
 
 
 def test_a_model_carries_its_index_through_its_file(worksheet: list, tmp_path: Path) -> None:

@@ -28,7 +28,6 @@ _MODULE = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
-DECISION_TOKENS = True
 _REVERT = re.compile(r"(?i)^\s*(revert|back(ed)? out|reland|re-land)\b")
 
 

@@ -4,6 +4,7 @@ compiled rules, collecting every mistake so the user sees them all at once."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,15 +96,7 @@ class Problems:
 
 def parse_area_rules(tables: Any, origin: str, where: str, problems: Problems) -> list[AreaRule]:
     rules: list[AreaRule] = []
-    if not isinstance(tables, list):
-        problems.add(where, "must be an array of tables, written [[…areas]]")
-        return rules
-    for number, table in enumerate(tables, start=1):
-        here = f"{where}[{number}]"
-        if not isinstance(table, dict):
-            problems.add(here, "must be a table")
-            continue
-        _unknown_keys(table, AREA_KEYS, here, problems)
+    for here, table in _tables(tables, where, "areas", AREA_KEYS, problems):
         name = table.get("name")
         if not isinstance(name, str) or not name.strip():
             problems.add(here, "lacks `name` (the area's display name)")
@@ -115,12 +108,8 @@ def parse_area_rules(tables: Any, origin: str, where: str, problems: Problems) -
                 name=name.strip(),
                 origin=origin,
                 description=str(table.get("description", "")),
-                labels=frozenset(
-                    label.lower() for label in _strings(table, "labels", here, problems)
-                ),
-                title_tags=frozenset(
-                    normalize_tag(t) for t in _strings(table, "title_tags", here, problems)
-                ),
+                labels=_labels(table, here, problems),
+                title_tags=_title_tags(table, here, problems),
                 title_patterns=_patterns(table, here, problems),
                 paths=_globs(globs, here, problems),
                 path_globs=tuple(globs),
@@ -133,15 +122,7 @@ def parse_area_rules(tables: Any, origin: str, where: str, problems: Problems) -
 
 def parse_kind_rules(tables: Any, origin: str, where: str, problems: Problems) -> list[KindRule]:
     rules: list[KindRule] = []
-    if not isinstance(tables, list):
-        problems.add(where, "must be an array of tables, written [[…kinds]]")
-        return rules
-    for number, table in enumerate(tables, start=1):
-        here = f"{where}[{number}]"
-        if not isinstance(table, dict):
-            problems.add(here, "must be a table")
-            continue
-        _unknown_keys(table, KIND_KEYS, here, problems)
+    for here, table in _tables(tables, where, "kinds", KIND_KEYS, problems):
         raw_kind = table.get("kind")
         kind = normalize_kind(raw_kind) if isinstance(raw_kind, str) else None
         if kind is None:
@@ -153,12 +134,8 @@ def parse_kind_rules(tables: Any, origin: str, where: str, problems: Problems) -
             KindRule(
                 kind=kind,
                 origin=origin,
-                labels=frozenset(
-                    label.lower() for label in _strings(table, "labels", here, problems)
-                ),
-                title_tags=frozenset(
-                    normalize_tag(t) for t in _strings(table, "title_tags", here, problems)
-                ),
+                labels=_labels(table, here, problems),
+                title_tags=_title_tags(table, here, problems),
                 prefixes=frozenset(
                     p.lower().rstrip(":") for p in _strings(table, "prefixes", here, problems)
                 ),
@@ -167,6 +144,30 @@ def parse_kind_rules(tables: Any, origin: str, where: str, problems: Problems) -
             )
         )
     return rules
+
+
+def _tables(
+    tables: Any, where: str, what: str, allowed: frozenset[str], problems: Problems
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each `[[what]]` table with its place for messages; what is not a table is reported."""
+    if not isinstance(tables, list):
+        problems.add(where, f"must be an array of tables, written [[…{what}]]")
+        return
+    for number, table in enumerate(tables, start=1):
+        here = f"{where}[{number}]"
+        if not isinstance(table, dict):
+            problems.add(here, "must be a table")
+            continue
+        _unknown_keys(table, allowed, here, problems)
+        yield here, table
+
+
+def _labels(table: dict[str, Any], where: str, problems: Problems) -> frozenset[str]:
+    return frozenset(label.lower() for label in _strings(table, "labels", where, problems))
+
+
+def _title_tags(table: dict[str, Any], where: str, problems: Problems) -> frozenset[str]:
+    return frozenset(normalize_tag(t) for t in _strings(table, "title_tags", where, problems))
 
 
 def _unknown_keys(
