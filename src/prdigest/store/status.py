@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Store
+from .store import Store
 
 
 def repository_status(store: Store) -> list[dict[str, Any]]:

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from ..errors import StoreError
 from ..models import PullRequest
-from . import UpsertCounts
+from .counts import UpsertCounts
 from .rows import UPSERT_PR, content_hash, file_rows, pr_values, raw_json
 
 if TYPE_CHECKING:
-    from . import Store
+    from .core import StoreCore
 
 _CHUNK = 500  # SQLite's default limit on host parameters is far above this
 
@@ -26,7 +26,7 @@ class PullRequestWriter:
     """Writes pieces of one batch of landed PRs, keyed by (repo, sha). Use it inside a
     transaction (`Store.transaction`): the batch is all or nothing."""
 
-    def __init__(self, store: Store, repo: str) -> None:
+    def __init__(self, store: StoreCore, repo: str) -> None:
         self._store = store
         self._repo = repo
         self._repo_id = store.repo_id(repo)
