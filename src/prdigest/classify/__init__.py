@@ -12,13 +12,8 @@ from __future__ import annotations
 
 from .base import AreaKindModel, ModelPrediction, Profile
 from .generic import GenericProfile, derive_areas
-from .profiles import (
-    builtin_profile_for_repo,
-    builtin_profile_names,
-    load_profile,
-    parse_profile_text,
-    profile_for,
-)
+from .profile_specs import builtin_profile_for_repo, builtin_profile_names, parse_profile_text
+from .profiles import load_profile, profile_for
 from .reverts import Link, link_relands, link_reverts
 from .rules import AreaRule, Decision, KindRule, RuleEngine
 from .spec import normalize_kind, normalize_name

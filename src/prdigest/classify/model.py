@@ -34,9 +34,10 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from ..errors import ConfigError
 from ..fileio import write_atomic
 from ..models import PullRequest
-from .base import ModelPrediction, Profile
+from .base import ModelPrediction
 from .code_index import CodeIndex
 from .features import RuleHints, Sample, symbolic_tokens, title_text
+from .profile_specs import rules_only_profile
 from .rules import Decision
 
 Decisions = Sequence[tuple[Decision, Decision]]
@@ -362,7 +363,7 @@ def load_model(path: Path | str) -> TrainedModel:
 def _from_arrays(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> TrainedModel:
     profile = None
     if meta.get("profile"):
-        profile = _rules_only_profile(meta["profile"])
+        profile = rules_only_profile(meta["profile"])
     code = CodeIndex.from_arrays(arrays, "code_") if meta.get("code_index") else None
     featurizer = Featurizer(RuleHints(profile), code)
     for name, settings in meta["blocks"].items():
@@ -390,23 +391,4 @@ def _from_arrays(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> Trained
         dict(meta.get("area_display", {})),
         dict(meta.get("info", {})),
         frozenset(str(rule) for rule in meta.get("overruled", [])),
-    )
-
-
-def _rules_only_profile(name: str) -> Profile:
-    """The built-in profile a model was trained with, without its own model (no recursion)."""
-    from .profiles import builtin_profile_names, builtin_spec
-    from .rules import RuleEngine
-
-    if name not in builtin_profile_names() or name == "generic":
-        raise ConfigError(
-            f"the model was trained with profile {name!r}, which this prdigest lacks",
-            "retrain it with a built-in profile",
-        )
-    spec = builtin_spec(name)
-    engine = RuleEngine(
-        spec.name, list(spec.areas), list(spec.kinds), spec.default_area, spec.default_kind
-    )
-    return Profile(
-        spec.name, engine, spec.description, spec.repos, [rule.name for rule in spec.areas]
     )

@@ -1,4 +1,5 @@
-"""Built-in profiles (`classify/profiles/*.toml`) and the user's layer from prdigest.toml.
+"""A repository's profile: a built-in or file profile (profile_specs.py) under the user's layer
+from prdigest.toml, with its trained model.
 
 A profile may name a trained `model` and a `code_index` (an index file of the project's code
 that `classify train` uses by default), both relative to the profile file.
@@ -9,81 +10,23 @@ IN FRONT of the profile's (first match wins). All mistakes are reported together
 
 from __future__ import annotations
 
-import tomllib
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from ..config import Config
 from ..errors import ConfigError
 from .base import AreaKindModel, Profile
-from .rules import AreaRule, KindRule, RuleEngine
-from .spec import Problems, normalize_kind, parse_area_rules, parse_kind_rules
-
-GENERIC = "generic"
-USER_ORIGIN = "config"
-PROFILE_KEYS = frozenset(
-    {
-        "name",
-        "description",
-        "repos",
-        "default_area",
-        "default_kind",
-        "model",
-        "code_index",
-        "default_kinds",
-        "areas",
-        "kinds",
-    }
+from .profile_specs import (
+    GENERIC,
+    ProfileSpec,
+    builtin_profile_for_repo,
+    builtin_profile_names,
+    builtin_spec,
+    parse_profile_text,
 )
+from .rules import RuleEngine
+from .spec import Problems, parse_area_rules, parse_kind_rules
 
-
-@dataclass(frozen=True)
-class ProfileSpec:
-    """A parsed profile file: rules compiled, nothing bound to a repository yet."""
-
-    name: str
-    description: str
-    repos: tuple[str, ...]
-    default_area: str
-    default_kind: str
-    model_path: Path | None
-    areas: tuple[AreaRule, ...]
-    kinds: tuple[KindRule, ...]
-    code_index_path: Path | None = None  # an index file of the project's code, for training
-
-
-def builtin_profile_names() -> list[str]:
-    names = {entry.name[:-5] for entry in _builtin_dir().iterdir() if entry.name.endswith(".toml")}
-    return sorted({name for name in names if not name.startswith("_")} | {GENERIC})
-
-
-def builtin_profile_for_repo(repo: str) -> str | None:
-    """The built-in profile whose `repos` list names `repo` (case-insensitive)."""
-    wanted = repo.lower()
-    for name, repos in _builtin_repos():
-        if wanted in repos:
-            return name
-    return None
-
-
-@cache
-def _builtin_repos() -> tuple[tuple[str, frozenset[str]], ...]:
-    """Only the `repos` lists: choosing a profile must not compile (or trip on) the others."""
-    found = []
-    for name in builtin_profile_names():
-        if name == GENERIC:
-            continue
-        try:
-            data = tomllib.loads((_builtin_dir() / f"{name}.toml").read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError):
-            continue  # reported when that profile itself is loaded
-        repos = data.get("repos", [])
-        if isinstance(repos, list):
-            found.append((name, frozenset(str(r).lower() for r in repos)))
-    return tuple(found)
+USER_ORIGIN = "config"
 
 
 def load_profile(name: str, config: Config | None = None, repo: str | None = None) -> Profile:
@@ -181,95 +124,6 @@ def _resolve(
         )
         return None
     return builtin_spec(chosen)
-
-
-@cache
-def builtin_spec(name: str) -> ProfileSpec:
-    if name == GENERIC:
-        problems = Problems()
-        kinds = tuple(
-            parse_kind_rules(_default_kind_tables(), GENERIC, "_kinds.toml kinds", problems)
-        )
-        problems.raise_if_any("built-in profile generic")
-        return ProfileSpec(
-            GENERIC,
-            "Areas derived from the repository's own layout",
-            (),
-            "Other",
-            "improvements",
-            None,
-            (),
-            kinds,
-        )
-    resource = _builtin_dir() / f"{name}.toml"
-    return parse_profile_text(
-        resource.read_text(encoding="utf-8"), f"built-in profile {name}", None
-    )
-
-
-def parse_profile_text(text: str, source: str, base_dir: Path | None) -> ProfileSpec:
-    """Parse a profile file; every problem is reported in one ConfigError."""
-    problems = Problems(source_text=text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: invalid TOML: {exc}", "fix the file") from None
-    for key in data:
-        if key not in PROFILE_KEYS:
-            problems.add(
-                "profile", f"unknown key `{key}`; allowed: {', '.join(sorted(PROFILE_KEYS))}", key
-            )
-    name = data.get("name")
-    if not isinstance(name, str) or not name:
-        problems.add("profile", "lacks `name`")
-        name = "unnamed"
-    default_kind_raw = str(data.get("default_kind", "improvements"))
-    default_kind = normalize_kind(default_kind_raw)
-    if default_kind is None:
-        problems.add("profile", f"unknown default_kind {default_kind_raw!r}", default_kind_raw)
-    repos = data.get("repos", [])
-    if not isinstance(repos, list) or not all(isinstance(r, str) for r in repos):
-        problems.add("profile", "`repos` must be a list of owner/name strings", "repos")
-        repos = []
-    areas = parse_area_rules(data.get("areas", []), name, "areas", problems)
-    kinds = parse_kind_rules(data.get("kinds", []), name, "kinds", problems)
-    if data.get("default_kinds", True) is not False:
-        kinds += parse_kind_rules(_default_kind_tables(), name, "_kinds.toml kinds", problems)
-    model_path = _beside(data.get("model"), base_dir)
-    code_index_path = _beside(data.get("code_index"), base_dir)
-    problems.raise_if_any(source)
-    return ProfileSpec(
-        name,
-        str(data.get("description", "")),
-        tuple(repos),
-        str(data.get("default_area", "Other")),
-        default_kind or "improvements",
-        model_path,
-        tuple(areas),
-        tuple(kinds),
-        code_index_path,
-    )
-
-
-def _beside(value: object, base_dir: Path | None) -> Path | None:
-    """A file a profile names, relative to the profile file (built-in: its folder)."""
-    if not isinstance(value, str) or not value:
-        return None
-    path = Path(value)
-    if path.is_absolute():
-        return path
-    return base_dir / path if base_dir is not None else Path(str(_builtin_dir() / value))
-
-
-@lru_cache(maxsize=1)
-def _default_kind_tables() -> list[dict[str, Any]]:
-    data = tomllib.loads((_builtin_dir() / "_kinds.toml").read_text(encoding="utf-8"))
-    tables = data.get("kinds", [])
-    return tables if isinstance(tables, list) else []
-
-
-def _builtin_dir() -> Any:
-    return resources.files("prdigest.classify") / "profiles"
 
 
 def _config_relative(value: str, config: Config) -> Path:
