@@ -2,7 +2,7 @@
 
 The references put every PR's title, author, labels and cleaned body into ONE
 prompt. We send per-area requests inside a token budget. Both are counted with
-the same estimator (`prdigest.write.tokens`), ours as received by the fake
+the same estimator (`prdigest.write.llm.tokens`), ours as received by the fake
 OpenAI-compatible server on 127.0.0.1.
 
     python benchmarks/bench_llm_tokens.py [--context 8192]
@@ -30,11 +30,10 @@ from fakes.llm_server import FakeLLMServer  # noqa: E402
 from prdigest import pipeline  # noqa: E402
 from prdigest.config import Config  # noqa: E402
 from prdigest.store import Store, open_store  # noqa: E402
+from prdigest.store.llm_cache import StoredReplies  # noqa: E402
 from prdigest.timeutil import Window, iso_week_window  # noqa: E402
-from prdigest.write.llm import write_llm_digest  # noqa: E402
-from prdigest.write.llm_inputs import pr_texts  # noqa: E402
-from prdigest.write.llm_settings import LLMSettings  # noqa: E402
-from prdigest.write.tokens import estimate_messages  # noqa: E402
+from prdigest.write.llm import LLMSettings, pr_texts, write_llm_digest  # noqa: E402
+from prdigest.write.llm.tokens import estimate_messages  # noqa: E402
 
 REPO = "pytorch/executorch"
 DATA = ROOT.parent / "shared" / "data" / "pytorch__executorch" / "prs.jsonl.gz"
@@ -75,13 +74,16 @@ def window_of_at_least(store: Store, first: Window, wanted: int) -> Window:
 
 def measure(store: Store, window: Window, budget: int) -> dict[str, Any]:
     context = pipeline.build_digest_context(store, REPO, window, Config())
+    texts = pr_texts(store.merged_between(REPO, window.start, window.end))
+    cache = StoredReplies(store)
     with FakeLLMServer() as server:
         settings = LLMSettings(base_url=server.url, model="fake", context_tokens=budget, backoff=0)
         started = time.perf_counter()
-        result = write_llm_digest(store, context, settings)
+        result = write_llm_digest(context, texts, cache, settings)
         seconds = time.perf_counter() - started
         first_requests = server.count
-        write_llm_digest(store, context, settings)  # the same digest again: all from the cache
+        # The same digest again: all from the cache.
+        write_llm_digest(context, texts, cache, settings)
         second_requests = server.count - first_requests
         bodies = server.requests[:first_requests]
         tokens = server.prompt_tokens[:first_requests]

@@ -24,11 +24,11 @@ from prdigest.config import Config
 from prdigest.errors import ConfigError, LLMError
 from prdigest.models import PullRequest
 from prdigest.store import Store, open_store
-from prdigest.store.llm_cache import count_replies
+from prdigest.store.llm_cache import StoredReplies, count_replies
 from prdigest.timeutil import iso_week_window, parse_datetime
 from prdigest.write import llm
-from prdigest.write.llm_inputs import pr_texts
-from prdigest.write.verify import audit_markdown
+from prdigest.write.llm.inputs import pr_texts
+from prdigest.write.llm.verify import audit_markdown
 
 REPO = "pytorch/executorch"
 WEEK = "2026-W07"
@@ -114,11 +114,22 @@ def write(
     **options: Any,
 ) -> tuple[str, str, list[str], list[str]]:
     settings = {"llm_base_url": server.url, "llm_model": "fake", "llm_backoff": 0, **options}
-    outcome = llm.write_with_fallback(
-        store, context, config or Config(), "llm", settings, reporter or Recorder()
-    )
-    assert outcome is not None
-    return outcome
+    return write_with(store, context, settings, reporter or Recorder(), config)
+
+
+def write_with(
+    store: Store,
+    context: dict[str, Any],
+    options: dict[str, Any],
+    reporter: Recorder,
+    config: Config | None = None,
+) -> tuple[str, str, list[str], list[str]]:
+    """As the pipeline calls the writer: the window's PR texts and the store's reply cache."""
+    settings = llm.settings_for("llm", config or Config(), options)
+    assert settings is not None
+    window = iso_week_window(WEEK)
+    texts = pr_texts(store.merged_between(REPO, window.start, window.end))
+    return llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
 
 
 def assert_truthful(markdown: str, store: Store, context: dict[str, Any]) -> None:
@@ -168,15 +179,13 @@ def test_another_server_does_not_get_the_first_servers_cached_replies(store, con
         same = server.url + "/"  # the same server spelt differently is the same server
         settings = {"llm_base_url": same, "llm_model": "fake", "llm_backoff": 0}
         first = server.count
-        llm.write_with_fallback(store, context, Config(), "llm", settings, Recorder())
+        write_with(store, context, settings, Recorder())
         assert server.count == first
     assert writer == "llm"
     unreachable = f"http://127.0.0.1:{free_port()}/v1"
     settings = {"llm_base_url": unreachable, "llm_model": "fake", "llm_max_retries": 0}
     recorder = Recorder()
-    outcome = llm.write_with_fallback(store, context, Config(), "llm", settings, recorder)
-    assert outcome is not None
-    markdown, writer, warnings, _ = outcome
+    markdown, writer, warnings, _ = write_with(store, context, settings, recorder)
     assert writer == "deterministic" and not markdown.startswith("# AI")
     assert "cannot connect" in warnings[0] and recorder.warnings == warnings
 
@@ -477,10 +486,10 @@ def test_no_surviving_model_sentence_gives_the_deterministic_digest(store, conte
     assert "999999" not in markdown and "Admin mode" not in markdown
 
 
-def test_auto_without_configuration_leaves_the_digest_to_the_deterministic_writer(store, context):
-    assert llm.write_with_fallback(store, context, Config(), "auto", {}, Recorder()) is None
+def test_auto_without_configuration_leaves_the_digest_to_the_deterministic_writer():
+    assert llm.settings_for("auto", Config(), {}) is None
     with pytest.raises(ConfigError, match="--llm-base-url"):
-        llm.write_with_fallback(store, context, Config(), "llm", {}, Recorder())
+        llm.settings_for("llm", Config(), {})
 
 
 def test_prompt_templates_can_be_overridden(store, context, tmp_path):

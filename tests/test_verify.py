@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from prdigest.write.verify import (
+from prdigest.write.llm.verify import (
     Theme,
     Verifier,
     audit_markdown,

@@ -117,3 +117,15 @@ class Report:
     markdown: str
     context: dict[str, Any]
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CachedReply:
+    """An LLM reply as cached: the writer keys and reads it, the store keeps it."""
+
+    key: str  # sha256 of the request and the server (`write.llm.cache.request_key`)
+    model: str
+    content: str
+    prompt_tokens: int
+    completion_tokens: int
+    exact_usage: bool  # True when the server reported `usage`

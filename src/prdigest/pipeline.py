@@ -165,7 +165,7 @@ def digest(
         )
     context = build_digest_context(store, repo, window, config, profile_name, count_mode)
     markdown, used_writer, warnings, notes = _write(
-        store, context, config, writer, llm_options or {}, reporter
+        store, window, context, config, writer, llm_options or {}, reporter
     )
     report = Report(
         repo=repo,
@@ -186,6 +186,7 @@ def digest(
 
 def _write(
     store: Store,
+    window: Window,
     context: dict[str, Any],
     config: Config,
     writer: str,
@@ -198,8 +199,10 @@ def _write(
 
     if writer not in ("auto", "deterministic", "llm"):
         raise ConfigError(f"unknown writer {writer!r}", "use auto, deterministic or llm")
-    if writer != "deterministic":
-        outcome = llm.write_with_fallback(store, context, config, writer, llm_options, reporter)
-        if outcome is not None:
-            return outcome
+    settings = None if writer == "deterministic" else llm.settings_for(writer, config, llm_options)
+    if settings is not None:
+        from .store.llm_cache import StoredReplies
+
+        texts = llm.pr_texts(store.merged_between(context["repo"], window.start, window.end))
+        return llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
     return write_digest(context), "deterministic", [], []

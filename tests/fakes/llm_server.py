@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from prdigest.write.tokens import estimate_messages, estimate_tokens
+from prdigest.write.llm.tokens import estimate_messages, estimate_tokens
 
 
 @dataclass

@@ -1,21 +1,24 @@
-"""SQL of the LLM reply cache (table `llm_cache`, migration 0003)."""
+"""SQL of the LLM reply cache (table `llm_cache`, migration 0003), and the store's side of
+the LLM writer's `ReplyCache` protocol (`write.llm.cache`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..models import CachedReply
 from ..timeutil import now, to_iso
 from . import Store
 
 
-@dataclass(frozen=True)
-class CachedReply:
-    key: str
-    model: str
-    content: str
-    prompt_tokens: int
-    completion_tokens: int
-    exact_usage: bool
+class StoredReplies:
+    """Replies kept in the store's `llm_cache` table; the writer sees only get and put."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def get(self, key: str) -> CachedReply | None:
+        return get_reply(self.store, key)
+
+    def put(self, reply: CachedReply) -> None:
+        put_reply(self.store, reply)
 
 
 def get_reply(store: Store, key: str) -> CachedReply | None:

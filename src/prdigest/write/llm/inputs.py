@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import PullRequest
+from ...models import PullRequest
 from .tokens import estimate_tokens
 
 _BOILERPLATE_LINE = re.compile(

@@ -8,72 +8,50 @@
 3. Reduce: the key takeaway is written from the statistics and the verified
    themes; counts and top areas are added from the context, never the model.
 
-Replies are cached in the store by a hash of the request and the server. Any
-LLM failure, or a digest in which no sentence of the model survived verification,
-gives the deterministic digest and a warning (an error with `--strict`).
+Replies are cached by a hash of the request and the server, in the cache the
+caller hands over (the pipeline's lives in the store). Any LLM failure, or a
+digest in which no sentence of the model survived verification, gives the
+deterministic digest and a warning (an error with `--strict`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
-from ..config import Config
-from ..errors import ConfigError, LLMError
-from ..reporting import Reporter
-from ..store import Store
-from ..store.llm_cache import CachedReply
-from ..timeutil import Window
-from .cache import ReplyCache, request_key
-from .llm_client import (
-    ClientSettings,
-    Completion,
-    ContextLengthError,
-    InvalidReply,
-    LLMClient,
-    parse_json_object,
-)
-from .llm_inputs import PRText, pr_texts
-from .llm_plan import AreaPlanner, Request, takeaway_request, template_env
-from .llm_render import render_digest
-from .llm_settings import MIN_CONTEXT, LLMSettings, resolve_settings
-from .llm_usage import Usage
+from ...errors import LLMError
+from ...reporting import Reporter
+from ..deterministic import write_digest
+from .cache import ReplyCache
+from .client import ContextLengthError
+from .inputs import PRText
+from .plan import AreaPlanner, Request, takeaway_request, template_env
+from .render import render_digest
+from .runner import ClientFactory, Runner, open_client
+from .settings import MIN_CONTEXT, LLMSettings
+from .usage import Usage
 from .verify import Theme, Verifier, audit_markdown
 
-JSON_ATTEMPTS = 3  # a reply that is not the JSON asked for is asked for again, this often
 TAKEAWAY_AREAS = 6  # the takeaway is written from the largest areas' two leading themes
 
 
 def write_with_fallback(
-    store: Store,
     context: dict[str, Any],
-    config: Config,
-    writer: str,
-    llm_options: dict[str, Any],
+    texts: Mapping[int, PRText],
+    cache: ReplyCache,
+    settings: LLMSettings,
     reporter: Reporter,
-) -> tuple[str, str, list[str], list[str]] | None:
-    """The pipeline's entry point: (markdown, writer, warnings, notes for the closing
-    summary), or None when `auto` finds no LLM configured."""
-    settings = resolve_settings(config, llm_options)
-    if not settings.configured:
-        if writer == "auto":
-            return None
-        raise ConfigError(
-            "--writer llm needs an LLM server and a model",
-            "give --llm-base-url (or OPENAI_BASE_URL) and --llm-model (or PRDIGEST_LLM_MODEL)",
-        )
-    from .deterministic import write_digest
-
+) -> tuple[str, str, list[str], list[str]]:
+    """The pipeline's entry point: (markdown, the writer that wrote it, warnings, notes
+    for the closing summary). `texts` are the window's PRs as `inputs.pr_texts` reads them."""
     if not _context_prs(context):  # nothing for a model to write about: no failure either
         warning = "the window has no merged PRs, so the deterministic writer wrote this digest"
         reporter.warn(warning)
         return write_digest(context), "deterministic", [warning], []
     usage = Usage()  # ours, so a failed attempt's requests still reach the summary
     try:
-        result = write_llm_digest(store, context, settings, usage=usage)
+        result = write_llm_digest(context, texts, cache, settings, usage=usage)
     except LLMError as exc:
         if settings.strict:
             raise
@@ -98,23 +76,18 @@ class LLMDigest:
 
 
 def write_llm_digest(
-    store: Store,
     context: dict[str, Any],
+    texts: Mapping[int, PRText],
+    cache: ReplyCache,
     settings: LLMSettings,
     *,
-    client_factory: Callable[[LLMSettings], LLMClient] | None = None,
+    client_factory: ClientFactory | None = None,
     usage: Usage | None = None,
 ) -> LLMDigest:
-    texts = pr_texts(store.merged_between(context["repo"], *_window_bounds(context)))
     full = _verification_texts(context, texts)
     areas = {n: str(info.get("area", "")) for n, info in _context_prs(context).items() if n in full}
     env = template_env(settings.prompts_dir)
-    runner = _Runner(
-        settings,
-        ReplyCache(store, refresh=settings.refresh),
-        client_factory or _client,
-        usage or Usage(),
-    )
+    runner = Runner(settings, cache, client_factory or open_client, usage or Usage())
     try:
         budget, notes = settings.context_tokens, []
         while True:
@@ -183,106 +156,6 @@ def write_llm_digest(
         [*planned, takeaway_req],
         tally.summary(),
     )
-
-
-def _client(settings: LLMSettings) -> LLMClient:
-    assert settings.base_url and settings.model
-    return LLMClient(
-        ClientSettings(
-            base_url=settings.base_url,
-            model=settings.model,
-            api_key=settings.api_key,
-            timeout=settings.timeout,
-            max_retries=settings.max_retries,
-            backoff=settings.backoff,
-            concurrency=settings.concurrency,
-        )
-    )
-
-
-class _Runner:
-    """Cache first; what is missing goes to the server, `concurrency` at a time."""
-
-    def __init__(
-        self,
-        settings: LLMSettings,
-        cache: ReplyCache,
-        factory: Callable[[LLMSettings], LLMClient],
-        usage: Usage,
-    ) -> None:
-        self.settings = settings
-        self.cache = cache
-        self.factory = factory
-        self.usage = usage
-        self._client: LLMClient | None = None
-
-    def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
-
-    def run(
-        self, requests: list[Request], valid: Callable[[dict[str, Any]], bool]
-    ) -> list[dict[str, Any]]:
-        model = self.settings.model or ""
-        server = self.settings.base_url or ""
-        keys = [request_key(server, model, r.messages, r.params) for r in requests]
-        results: list[dict[str, Any] | None] = [None] * len(requests)
-        for index, key in enumerate(keys):
-            hit = self.cache.get(key)
-            if hit is not None:
-                results[index] = parse_json_object(hit.content)
-                self.usage.cached += 1
-                self.usage.saved_tokens += hit.prompt_tokens + hit.completion_tokens
-        missing = [i for i, r in enumerate(results) if r is None]
-        if missing:
-            if self._client is None:  # a fully cached run opens no connection at all
-                self._client = self.factory(self.settings)
-            pool = ThreadPoolExecutor(max_workers=max(1, self.settings.concurrency))
-            try:
-                futures: dict[Future[tuple[Completion, dict[str, Any]]], int] = {
-                    pool.submit(self._fetch, requests[i], valid): i for i in missing
-                }
-                for future in as_completed(futures):
-                    index = futures[future]
-                    completion, data = future.result()
-                    self.cache.put(
-                        CachedReply(
-                            keys[index],
-                            model,
-                            _dump(data),
-                            completion.prompt_tokens,
-                            completion.completion_tokens,
-                            completion.exact_usage,
-                        )
-                    )
-                    results[index] = data
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
-        return [r for r in results if r is not None]
-
-    def _fetch(
-        self, request: Request, valid: Callable[[dict[str, Any]], bool]
-    ) -> tuple[Completion, dict[str, Any]]:
-        assert self._client is not None
-        for _attempt in range(JSON_ATTEMPTS):
-            completion = self._client.complete(request.messages, request.params)
-            self.usage.sent(completion, request.prompt_tokens)
-            try:
-                data = parse_json_object(completion.content)
-            except InvalidReply:
-                continue
-            if valid(data):
-                return completion, data
-        raise InvalidReply(
-            f"the model answered a {request.purpose} request {JSON_ATTEMPTS} times without the JSON asked for",
-            "use a model that follows JSON schemas, or --writer deterministic",
-        )
-
-
-def _dump(data: dict[str, Any]) -> str:
-    import json
-
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
 def _valid_themes(data: dict[str, Any]) -> bool:
@@ -357,7 +230,7 @@ def _context_prs(context: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return {int(k): v for k, v in context.get("prs", {}).items() if str(k).isdigit()}
 
 
-def _verification_texts(context: dict[str, Any], texts: dict[int, PRText]) -> dict[int, str]:
+def _verification_texts(context: dict[str, Any], texts: Mapping[int, PRText]) -> dict[int, str]:
     """Everything each PR of the window says: title, full body, the claims analysis found."""
     out = {}
     for number, info in _context_prs(context).items():
@@ -368,18 +241,3 @@ def _verification_texts(context: dict[str, Any], texts: dict[int, PRText]) -> di
         parts += [str(c) for c in info.get("claims") or []]
         out[number] = "\n".join(p for p in parts if p)
     return out
-
-
-def _window_bounds(context: dict[str, Any]) -> tuple[Any, Any]:
-    label = str(context.get("window", {}).get("label", ""))
-    try:
-        first, last = label.split("-")
-        window = Window(
-            date(int(first[:4]), int(first[4:6]), int(first[6:])),
-            date(int(last[:4]), int(last[4:6]), int(last[6:])),
-        )
-    except ValueError:
-        raise LLMError(
-            f"the digest context has no usable window label ({label!r})", "report this as a bug"
-        ) from None
-    return window.start, window.end

@@ -20,8 +20,8 @@ from typing import Any
 
 import httpx
 
-from ..errors import LLMError
-from ..timeutil import now
+from ...errors import LLMError
+from ...timeutil import now
 from .tokens import estimate_messages, estimate_tokens
 
 MAX_RETRY_AFTER = 60.0  # never sleep longer than this on one Retry-After

@@ -1,14 +1,17 @@
-"""The LLM reply cache: a request is identified by a hash of what it sends and where."""
+"""The LLM reply cache: a request is identified by a hash of what it sends and where.
+
+The writer keys and reads replies; where they are kept is the caller's business
+(the pipeline hands over the store's `StoredReplies`, a test may hand an in-memory one).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-from ..store import Store
-from ..store.llm_cache import CachedReply, get_reply, put_reply
+from ...models import CachedReply
 
 CACHE_VERSION = 1  # bump when the meaning of a cached reply changes
 
@@ -39,15 +42,9 @@ def request_key(
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-class ReplyCache:
-    """Reads are skipped with `refresh`; writes always happen (a refresh updates)."""
+class ReplyCache(Protocol):
+    """Cached replies by request key: what the LLM writer needs of a cache."""
 
-    def __init__(self, store: Store, *, refresh: bool = False) -> None:
-        self.store = store
-        self.refresh = refresh
+    def get(self, key: str) -> CachedReply | None: ...
 
-    def get(self, key: str) -> CachedReply | None:
-        return None if self.refresh else get_reply(self.store, key)
-
-    def put(self, reply: CachedReply) -> None:
-        put_reply(self.store, reply)
+    def put(self, reply: CachedReply) -> None: ...

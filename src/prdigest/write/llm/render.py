@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..models import pr_url
+from ...models import pr_url
 from .verify import Tally, Theme, extract_figures, figure_in_text
 
 MAX_SECTIONS = 6

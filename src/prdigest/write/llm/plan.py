@@ -8,14 +8,15 @@ large for one is split into parts whose themes are merged afterwards.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from ..errors import LLMError, TemplateError
-from .llm_inputs import ItemLimits, PRText, pr_item
+from ...errors import LLMError, TemplateError
+from .inputs import ItemLimits, PRText, pr_item
 from .tokens import estimate_messages, estimate_tokens
 
 MAX_THEMES = 4
@@ -134,7 +135,7 @@ class AreaPlanner:
     def __init__(
         self,
         context: dict[str, Any],
-        texts: dict[int, PRText],
+        texts: Mapping[int, PRText],
         env: jinja2.Environment,
         context_tokens: int,
         temperature: float,

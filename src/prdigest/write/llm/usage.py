@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from .llm_client import Completion
+from .client import Completion
 
 
 @dataclass

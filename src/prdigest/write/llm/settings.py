@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..config import Config
-from ..errors import ConfigError
+from ...config import Config
+from ...errors import ConfigError
 
 DEFAULT_CONTEXT = 8192
 MIN_CONTEXT = 1024
@@ -36,6 +36,20 @@ class LLMSettings:
     @property
     def configured(self) -> bool:
         return bool(self.base_url and self.model)
+
+
+def settings_for(writer: str, config: Config, options: dict[str, Any]) -> LLMSettings | None:
+    """The LLM settings a digest is written with, or None when `auto` finds no LLM
+    configured (the deterministic writer writes it)."""
+    settings = resolve_settings(config, options)
+    if settings.configured:
+        return settings
+    if writer == "auto":
+        return None
+    raise ConfigError(
+        "--writer llm needs an LLM server and a model",
+        "give --llm-base-url (or OPENAI_BASE_URL) and --llm-model (or PRDIGEST_LLM_MODEL)",
+    )
 
 
 def resolve_settings(config: Config, options: dict[str, Any]) -> LLMSettings:
