@@ -8,6 +8,7 @@ the store. Every error names the request by method and path only.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,15 @@ from .ratelimit import RateBudget, RateLimited, RateLimits, RateState, response_
 DEFAULT_API_URL = "https://api.github.com"
 _USER_AGENT = "prdigest (+https://github.com/prdigest)"
 _MAX_RATE_WAITS = 8  # secondary limits in a row before we give up on one request
+
+
+def github_token() -> str | None:
+    """GITHUB_TOKEN, else GH_TOKEN; empty means none."""
+    for name in ("GITHUB_TOKEN", "GH_TOKEN"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return value
+    return None
 
 
 @dataclass
