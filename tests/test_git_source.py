@@ -442,7 +442,8 @@ def test_pipeline_batches_survive_a_crash_mid_sync(
     """Deterministic twin of the SIGKILL test: the source dies after 260 records,
     with batches of 100."""
     import prdigest.sources.git as git_source
-    from prdigest import ingest, pipeline
+    from prdigest import pipeline
+    from prdigest.ingest import records as ingest_records
     from prdigest.store import open_store
 
     real = git_source.iter_git_records
@@ -455,7 +456,7 @@ def test_pipeline_batches_survive_a_crash_mid_sync(
 
     spec = pipeline.SourceSpec(git=replayed.path)
     store = open_store(str(tmp_path / "crash.db"))
-    monkeypatch.setattr(ingest, "BATCH", 100)
+    monkeypatch.setattr(ingest_records, "BATCH", 100)
     monkeypatch.setattr(git_source, "iter_git_records", dying)
     with pytest.raises(RuntimeError, match="simulated crash"):
         pipeline.sync(store, REPO, spec)

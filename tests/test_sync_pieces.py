@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from prdigest import ingest
 from prdigest.errors import SourceError
 from prdigest.ingest import SourceSpec, sync
+from prdigest.ingest import records as ingest_records
 from prdigest.models import FileChange, PullRequest
 from prdigest.sources.git import resolve_ref
 from prdigest.store import Store, UpsertCounts, open_store
@@ -108,8 +108,8 @@ def test_an_error_mid_batch_keeps_no_piece_of_it(
     records[125]["committed_at"] = "not a date"
     source = tmp_path / "prs.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in records))
-    monkeypatch.setattr(ingest, "BATCH", 50)
-    monkeypatch.setattr(ingest, "PIECE", 20)
+    monkeypatch.setattr(ingest_records, "BATCH", 50)
+    monkeypatch.setattr(ingest_records, "PIECE", 20)
     store = open_store(str(tmp_path / "s.db"))
     with pytest.raises(SourceError, match=":126: bad record"):
         sync(store, REPO, SourceSpec(jsonl=source))

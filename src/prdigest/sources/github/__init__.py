@@ -1,12 +1,11 @@
-"""The GitHub API source: complete, incremental, rate-limit-proof PR sync.
+"""The GitHub API source: its client, the PR listing's pages and cursors, and parsers.
 
-`sync_github(store, repo, spec, reporter)` is what the pipeline calls when
-neither `--git` nor `--jsonl` is given.
+It reads and nothing else; `prdigest.ingest.github` commits what it reads.
 """
 
 from __future__ import annotations
 
-from .client import GitHubClient
-from .sync import GitHubSync, GitHubSyncResult, github_token, sync_github
+from .client import GitHubClient, github_token
+from .listing import ListingCursor, ListingPage, Probe, PullListing
 
-__all__ = ["GitHubClient", "GitHubSync", "GitHubSyncResult", "github_token", "sync_github"]
+__all__ = ["GitHubClient", "ListingCursor", "ListingPage", "Probe", "PullListing", "github_token"]

@@ -1,4 +1,5 @@
-"""HTTP to the GitHub API: base URL, auth, timeouts, retries with backoff, rate limits, ETags.
+"""HTTP to the GitHub API: base URL, auth, timeouts, retries with backoff, ETags
+(rate limits: `ratelimit`).
 
 The token goes into one header and nowhere else: never into a URL, a message or
 the store. Every error names the request by method and path only.
@@ -7,21 +8,31 @@ the store. Every error names the request by method and path only.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 
 from ...errors import GitHubError, RateLimitError
 from ...reporting import Reporter, SilentReporter
+from .ratelimit import RateBudget, RateLimited, RateLimits, RateState, response_message
 
 DEFAULT_API_URL = "https://api.github.com"
 _USER_AGENT = "prdigest (+https://github.com/prdigest)"
 _MAX_RATE_WAITS = 8  # secondary limits in a row before we give up on one request
+
+
+def github_token() -> str | None:
+    """GITHUB_TOKEN, else GH_TOKEN; empty means none."""
+    for name in ("GITHUB_TOKEN", "GH_TOKEN"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return value
+    return None
 
 
 @dataclass
@@ -44,14 +55,6 @@ class ApiResponse:
 
 
 @dataclass
-class RateState:
-    resource: str | None = None
-    limit: int | None = None
-    remaining: int | None = None
-    reset: datetime | None = None
-
-
-@dataclass
 class ClientStats:
     requests: int = 0  # HTTP answers received (any status)
     data: int = 0  # answers that returned data (2xx)
@@ -59,14 +62,6 @@ class ClientStats:
     retries: int = 0
     waited_seconds: float = 0.0
     rates: dict[str, RateState] = field(default_factory=dict)
-
-
-class RateBudget(Protocol):
-    """A rate-limit budget shared with other processes (see store/rate_budget.py)."""
-
-    def reserve(self, resource: str, clock: float) -> float: ...
-
-    def observe(self, resource: str, quota: int | None, remaining: int, reset_at: int) -> None: ...
 
 
 class GitHubUnavailable(GitHubError):
@@ -105,13 +100,19 @@ class GitHubClient:
             )
         self.has_token = bool(token)
         self.reporter = reporter or SilentReporter()
-        self.no_wait = no_wait
         self.max_attempts = max_attempts
         self.backoff = backoff
         self.sleep = sleep
         self.clock = clock
         self.stats = ClientStats()
-        self.budget = budget
+        self.limits = RateLimits(
+            self.stats.rates,
+            budget=budget,
+            clock=clock,
+            wait=self._wait,
+            no_wait=no_wait,
+            has_token=self.has_token,
+        )
         headers = {
             "Accept": "application/vnd.github+json",
             "User-Agent": _USER_AGENT,
@@ -173,7 +174,7 @@ class GitHubClient:
                 )
             errors = body.get("errors") or []
             if any(e.get("type") == "RATE_LIMITED" for e in errors if isinstance(e, dict)):
-                self._wait_primary(response.headers, "graphql")
+                self.limits.wait_primary(response.headers, "graphql")
                 continue
             if errors:
                 raise graphql_error(errors)
@@ -201,11 +202,11 @@ class GitHubClient:
         while True:
             attempt += 1
             if not limited_just_now:  # right after waiting out GitHub's own limit, just ask
-                self._take_from_budget(url)
+                self.limits.take("graphql" if url == self.graphql_url else "core")
             limited_just_now = False
             try:
                 return self._attempt(method, url, where, params, headers, json_body)
-            except _RateLimited as limited:
+            except RateLimited as limited:
                 limited_just_now = True
                 rate_waits += 1
                 attempt -= 1  # waiting as told is not a failed attempt
@@ -250,13 +251,13 @@ class GitHubClient:
         except httpx.TransportError as exc:  # resets, truncated bodies
             raise _Retry(f"connection problem ({type(exc).__name__})") from None
         self.stats.requests += 1
-        self._note_rate(response.headers)
+        self.limits.note(response.headers)
         status = response.status_code
         if status == 304:
             self.stats.not_modified += 1
             return ApiResponse(304, None, response.headers, str(response.url))
         if status in (403, 429):
-            self._check_rate_limit(response)
+            self.limits.check(response)
         if status >= 500:
             raise _Retry(f"GitHub answered {status}")
         if status >= 400:
@@ -268,65 +269,9 @@ class GitHubClient:
         self.stats.data += 1
         return ApiResponse(status, data, response.headers, str(response.url))
 
-    # -- rate limits -------------------------------------------------------------
-    def _take_from_budget(self, url: str) -> None:
-        """With a shared budget, wait (or stop) before asking when none is left."""
-        if self.budget is None:
-            return
-        resource = "graphql" if url == self.graphql_url else "core"
-        # Wait once for the reset; GitHub's own answer then says whether the window refilled.
-        if (seconds := self.budget.reserve(resource, self.clock())) > 0:
-            at = datetime.fromtimestamp(self.clock() + seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
-            if self.no_wait:
-                raise RateLimitError(
-                    f"the {resource} rate limit shared by this token is used up until {at}",
-                    f"run the same command again after {at}; what was fetched is kept",
-                )
-            self._wait(seconds, f"the shared {resource} rate limit is used up; waiting until {at}")
-
-    def _note_rate(self, headers: httpx.Headers) -> None:
-        remaining = _int(headers.get("x-ratelimit-remaining"))
-        if remaining is None:
-            return
-        resource = headers.get("x-ratelimit-resource", "core")
-        reset = _int(headers.get("x-ratelimit-reset"))
-        if self.budget is not None and reset is not None:
-            self.budget.observe(resource, _int(headers.get("x-ratelimit-limit")), remaining, reset)
-        self.stats.rates[resource] = RateState(
-            resource,
-            _int(headers.get("x-ratelimit-limit")),
-            remaining,
-            datetime.fromtimestamp(reset, UTC) if reset is not None else None,
-        )
-
     @property
     def remaining(self) -> int | None:
-        known = [r.remaining for r in self.stats.rates.values() if r.remaining is not None]
-        return min(known) if known else None
-
-    def _check_rate_limit(self, response: httpx.Response) -> None:
-        headers = response.headers
-        message = _message(response).lower()
-        if headers.get("x-ratelimit-remaining") == "0" and "secondary" not in message:
-            self._wait_primary(headers, headers.get("x-ratelimit-resource", "core"))
-            raise _RateLimited(0.0)
-        retry_after = _int(headers.get("retry-after"))
-        if retry_after is not None:
-            raise _RateLimited(float(retry_after))
-        if "rate limit" in message:
-            raise _RateLimited(60.0)  # GitHub's advice when it gives no Retry-After
-
-    def _wait_primary(self, headers: httpx.Headers, resource: str) -> None:
-        reset = _int(headers.get("x-ratelimit-reset"))
-        seconds = max(0.0, reset - self.clock()) + 1.0 if reset is not None else 60.0
-        at = datetime.fromtimestamp(self.clock() + seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
-        if self.no_wait:
-            advice = "" if self.has_token else "; a token (GITHUB_TOKEN) raises the limit"
-            raise RateLimitError(
-                f"GitHub's {resource} rate limit is used up until {at}",
-                f"run the same command again after {at}; what was fetched is kept{advice}",
-            )
-        self._wait(seconds, f"GitHub's {resource} rate limit is used up; waiting until {at}")
+        return self.limits.remaining
 
     def _wait(self, seconds: float, why: str | None) -> None:
         """Sleep, counting down through the reporter when the wait is worth mentioning."""
@@ -344,7 +289,7 @@ class GitHubClient:
             left -= step
 
     def _http_error(self, status: int, response: httpx.Response, where: str) -> GitHubError:
-        message = _message(response)
+        message = response_message(response)
         said = f" ({message})" if message else ""
         if status == 401:
             return GitHubError(
@@ -363,12 +308,6 @@ class GitHubClient:
                 "check the token's permissions for this repository",
             )
         return GitHubError(f"{where} answered {status}{said}", "check the request, then run again")
-
-
-class _RateLimited(Exception):
-    def __init__(self, seconds: float) -> None:
-        super().__init__(seconds)
-        self.seconds = seconds
 
 
 def graphql_error(errors: list[Any]) -> GitHubError:
@@ -400,18 +339,3 @@ def parse_link(header: str) -> dict[str, str]:
                 for rel in value.strip('"').split():
                     links[rel] = url[1:-1]
     return links
-
-
-def _message(response: httpx.Response) -> str:
-    try:
-        body = response.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return ""
-    return str(body.get("message", ""))[:200] if isinstance(body, dict) else ""
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None

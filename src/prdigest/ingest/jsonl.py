@@ -1,0 +1,50 @@
+"""Sync from a JSONL export: resume after the last committed line, if the file still
+has the same record there."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..reporting import Reporter
+from ..sources.jsonl import read_jsonl
+from ..store import Store
+from .records import ingest_records, resume_from
+from .result import SyncResult
+
+
+def sync_jsonl(
+    store: Store, repo: str, path: Path, since: datetime | None, reporter: Reporter
+) -> SyncResult:
+    source = f"jsonl:{path.resolve()}"
+    position, floor = resume_from(store.get_cursor(repo, source), since)
+    start_line, last_sha = _jsonl_position(position)
+    if start_line and not _line_has_sha(path, start_line, last_sha):
+        start_line = 0  # the file changed under us: re-read it all (upserts are idempotent)
+
+    def records() -> Iterator[tuple[str, dict[str, Any]]]:
+        for line, raw in read_jsonl(path, start_line):
+            yield f"{path}:{line}|{line}", raw
+
+    return ingest_records(
+        store, repo, source, "jsonl", records(), since, reporter, _jsonl_cursor_value, floor
+    )
+
+
+def _jsonl_position(value: str) -> tuple[int, str]:
+    if not value:
+        return 0, ""
+    line, _, sha = value.partition(":")
+    return int(line), sha
+
+
+def _jsonl_cursor_value(where: str, raw: dict[str, Any]) -> str:
+    return f"{where.rpartition('|')[2]}:{raw.get('sha', '')}"
+
+
+def _line_has_sha(path: Path, line: int, sha: str) -> bool:
+    for number, raw in read_jsonl(path, line - 1):
+        return number == line and raw.get("sha") == sha
+    return False

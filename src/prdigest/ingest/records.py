@@ -1,0 +1,140 @@
+"""Records from git or JSONL into the store, in batches that commit with their cursor.
+
+Incremental (each source keeps a cursor), resumable (a batch and its cursor
+commit together) and idempotent (upserts by commit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextlib import ExitStack
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from ..models import PullRequest
+from ..reporting import Reporter
+from ..sources.records import parse_record
+from ..store import Store, UpsertCounts
+from ..timeutil import to_iso
+from .result import SyncResult
+
+if TYPE_CHECKING:
+    from ..store.upsert import PullRequestWriter
+
+BATCH = 500  # records per transaction: an interrupted sync keeps every committed batch
+PIECE = 50  # records written at a time within a batch's transaction (SQLite)
+
+
+def resume_from(stored: str | None, since: datetime | None) -> tuple[str, str]:
+    """(position to resume after, floor) from a stored cursor `position|floor`.
+
+    The floor is the oldest landing the stored history covers ('' = all of it): a
+    sync asking for older history than that starts again from the beginning, since
+    the records before the floor were skipped, not stored."""
+    asked = to_iso(since) if since else ""
+    if not stored:
+        return "", asked
+    position, _, floor = stored.partition("|")
+    if floor and (not asked or asked < floor):
+        return "", asked
+    return position, floor
+
+
+def _cursor(position: str, floor: str) -> str:
+    """`position|floor`; just the position when all history was read."""
+    return f"{position}|{floor}" if floor else position
+
+
+def ingest_records(
+    store: Store,
+    repo: str,
+    source: str,
+    kind: str,
+    records: Iterable[tuple[str, dict[str, Any]]],
+    since: datetime | None,
+    reporter: Reporter,
+    cursor_of: Callable[[str, dict[str, Any]], str],
+    floor: str,
+) -> SyncResult:
+    """Parse and store in batches; each batch and its cursor commit together."""
+    result = SyncResult(repo, source.split(":", 1)[0], UpsertCounts(), 0)
+    last: tuple[str, dict[str, Any]] | None = None
+    with _Batch(store, repo, source, result) as batch:
+        for where, raw in records:
+            pr = parse_record(raw, repo, kind, where.partition("|")[0])
+            result.read += 1
+            last = (where, raw)
+            if since is not None and pr.merged_at is not None and pr.merged_at < since:
+                continue
+            result.direct_pushes += pr.is_direct_push
+            batch.add(pr)
+            if batch.size >= BATCH:
+                batch.commit(_cursor(cursor_of(*last), floor))
+                reporter.progress(result.read, None, "records")
+        if last is not None:
+            batch.commit(_cursor(cursor_of(*last), floor))
+        else:
+            store.repo_id(repo)
+    return result
+
+
+class _Batch:
+    """The open batch: one transaction, begun at its first write. On SQLite its records
+    are written a piece at a time as they arrive, so when the source ends little is left
+    to write; PostgreSQL gets the batch at once (each statement is a round trip there).
+    The batch commits with its cursor, or rolls back whole."""
+
+    def __init__(self, store: Store, repo: str, source: str, result: SyncResult) -> None:
+        self._store, self._repo, self._source, self._result = store, repo, source, result
+        self._piece = PIECE if store.dialect == "sqlite" else BATCH
+        self._transaction: ExitStack | None = None
+        self._writer: PullRequestWriter | None = None
+        self._pending: list[PullRequest] = []
+        self._numbers: list[int | None] = []
+        self.size = 0
+
+    def add(self, pr: PullRequest) -> None:
+        self._pending.append(pr)
+        self._numbers.append(pr.number)
+        self.size += 1
+        if len(self._pending) >= self._piece:
+            self._write_pending()
+
+    def commit(self, cursor: str) -> None:
+        """Write what is pending, lay GitHub's records over the batch, move the cursor,
+        commit. An empty batch still moves the cursor (records skipped by --since)."""
+        self._write_pending()
+        if self._store.has_github_records(self._repo):  # the overlay is loaded only then
+            from ..store.github_store import reapply_github
+
+            reapply_github(self._store, self._repo, self._numbers)  # keep GitHub's labels/state
+        self._store.set_cursor(self._repo, self._source, cursor)
+        assert self._writer is not None and self._transaction is not None
+        self._result.counts.add(self._writer.counts)
+        transaction, self._transaction = self._transaction, None
+        transaction.close()  # commits
+        self._writer, self._numbers, self.size = None, [], 0
+
+    def _write_pending(self) -> None:
+        if self._transaction is None:
+            self._begin()
+        assert self._writer is not None
+        if self._pending:
+            self._writer.write(self._pending)
+            self._pending = []
+
+    def _begin(self) -> None:
+        from ..store.upsert import PullRequestWriter  # loaded once the source runs (git: started)
+
+        transaction = ExitStack()
+        transaction.enter_context(self._store.transaction())
+        self._transaction = transaction
+        self._writer = PullRequestWriter(self._store, self._repo)
+
+    def __enter__(self) -> _Batch:
+        return self
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        """An error mid-batch rolls the open batch back (committed ones stay)."""
+        transaction, self._transaction = self._transaction, None
+        return transaction.__exit__(*exc) if transaction is not None else None

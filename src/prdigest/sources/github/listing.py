@@ -1,0 +1,158 @@
+"""A repository's PR listing, newest update first: its pages, their cursors, and
+each changed PR fetched whole (labels, files).
+
+The source reads and nothing else: which pages to walk, where to stop and what
+to store is ingestion's call (`prdigest.ingest.github`), which commits each page
+with the cursor of the page after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...models import PullRequest
+from ...reporting import Reporter
+from ...timeutil import parse_datetime, to_iso
+from . import graphql, rest
+from .client import ApiResponse, GitHubClient, GitHubUnavailable
+from .parse import parse_graphql_files, parse_graphql_pull, parse_rest_pull, rest_updated_at
+
+_MIN_GRAPHQL_PAGE = 10
+
+
+@dataclass(frozen=True)
+class ListingCursor:
+    """Where a page of the listing starts. REST asks by page number, GraphQL after
+    the end cursor of the page before; each API moves only its own."""
+
+    page: int = 1
+    after: str | None = None
+
+
+@dataclass(frozen=True)
+class ListingPage:
+    """One page: listing items (`number`, `updated_at`; GraphQL's whole node under
+    `_graphql`), whether more follow, and the cursor of the page after it."""
+
+    items: list[dict[str, Any]]
+    has_next: bool
+    next: ListingCursor
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The answer to "anything changed since this ETag?" (a 304 is free)."""
+
+    url: str  # the URL the answer's ETag belongs to
+    not_modified: bool
+    etag: str | None
+    first: ApiResponse | None = None  # REST asks with the first page itself: walk from it
+
+
+class PullListing:
+    def __init__(
+        self, client: GitHubClient, repo: str, api: str, page_size: int, reporter: Reporter
+    ) -> None:
+        self.client, self.repo, self.api = client, repo, api
+        self.page_size = page_size
+        self.reporter = reporter
+
+    # -- the listing -------------------------------------------------------------
+    def probe_url(self) -> str:
+        """The URL whose ETag tells whether the listing changed: REST's first page,
+        or for GraphQL a one-item REST listing."""
+        return self.client.url_key(rest.listing_path(self.repo), self._probe_params())
+
+    def probe(self, etag: str | None) -> Probe:
+        size = self._probe_params()["per_page"]
+        response = rest.list_page(self.client, self.repo, 1, size, etag=etag)
+        first = response if self.api == "rest" and not response.not_modified else None
+        return Probe(self.probe_url(), response.not_modified, response.etag, first)
+
+    def pages(
+        self, start: ListingCursor, first: ApiResponse | None = None
+    ) -> Iterator[ListingPage]:
+        """The pages from `start` on. Each is fetched only when asked for, so the caller
+        commits a page (with its `next` cursor) before the next request goes out."""
+        cursor = start
+        while True:
+            page = self._page(cursor, first)
+            first = None
+            yield page
+            if not page.has_next:
+                return
+            cursor = page.next
+
+    def _probe_params(self) -> dict[str, Any]:
+        return rest.listing_params(1, self.page_size if self.api == "rest" else 1)
+
+    def _page(self, cursor: ListingCursor, first: ApiResponse | None) -> ListingPage:
+        if self.api == "rest":
+            response = first or rest.list_page(self.client, self.repo, cursor.page, self.page_size)
+            has_next = response.link("next") is not None
+            return ListingPage(list(response.data), has_next, replace(cursor, page=cursor.page + 1))
+        page = self._graphql_page(cursor.after)
+        items = [_graphql_as_listing(n) for n in page.nodes]
+        return ListingPage(items, page.has_next, replace(cursor, after=page.end_cursor))
+
+    def _graphql_page(self, after: str | None) -> graphql.GraphQLPage:
+        """One GraphQL page; when GitHub keeps failing on it, ask for smaller pages."""
+        while True:
+            try:
+                return graphql.list_page(self.client, self.repo, after, self.page_size)
+            except GitHubUnavailable:
+                if self.page_size <= _MIN_GRAPHQL_PAGE:
+                    raise
+                self.page_size = max(_MIN_GRAPHQL_PAGE, self.page_size // 2)
+                self.reporter.info(
+                    f"GitHub's GraphQL API is struggling: asking for {self.page_size} PRs a page"
+                )
+
+    # -- whole PRs ---------------------------------------------------------------
+    def pull_requests(self, items: list[dict[str, Any]]) -> list[PullRequest]:
+        """The listing items as PRs with every changed file (REST: one /files walk
+        each; GraphQL: the first 100 came along, the rest for several PRs a query)."""
+        prs: list[PullRequest] = []
+        more: dict[int, tuple[int, str]] = {}  # PR number → (index in prs, files cursor)
+        for item in items:
+            if "_graphql" not in item:
+                files = rest.fetch_files(self.client, self.repo, int(item["number"]))
+                prs.append(parse_rest_pull(item, self.repo, files))
+                continue
+            pr, complete = parse_graphql_pull(item["_graphql"], self.repo)
+            cursor = ((item["_graphql"].get("files") or {}).get("pageInfo") or {}).get("endCursor")
+            if not complete and cursor:
+                more[int(item["number"])] = (len(prs), str(cursor))
+            elif not complete:  # no cursor to go on from: REST has them all
+                files = rest.fetch_files(self.client, self.repo, int(item["number"]))
+                pr = replace(pr, files=tuple(files))
+            prs.append(pr)
+        self._more_files(prs, more)
+        return prs
+
+    def _more_files(self, prs: list[PullRequest], more: dict[int, tuple[int, str]]) -> None:
+        """The files past the first 100, for several PRs per GraphQL query."""
+        while more:
+            batch = dict(list(more.items())[: graphql.FILES_PER_QUERY])
+            answers = graphql.more_files(
+                self.client, self.repo, {n: c for n, (_, c) in batch.items()}
+            )
+            for number, connection in answers.items():
+                index, _ = more.pop(number)
+                files = parse_graphql_files(connection)
+                prs[index] = replace(prs[index], files=prs[index].files + files)
+                info = connection.get("pageInfo") or {}
+                if files and info.get("hasNextPage") and info.get("endCursor"):
+                    more[number] = (index, str(info["endCursor"]))
+
+
+def updated_at(item: dict[str, Any]) -> str:
+    """A listing item's last update, written as the store writes times."""
+    return to_iso(parse_datetime(rest_updated_at(item)))
+
+
+def _graphql_as_listing(node: dict[str, Any]) -> dict[str, Any]:
+    """A GraphQL node wearing the two REST keys the walk reads."""
+    return {"number": node.get("number"), "updated_at": node.get("updatedAt"), "_graphql": node}
