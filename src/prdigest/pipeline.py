@@ -159,7 +159,7 @@ def digest(
     window = window or last_complete_week(min(newest, now()))
     if window.start > max(newest, now()) or (count_mode == "merged" and window.start > newest):
         raise SourceError(
-            f"nothing of {repo} in the store for {window.label}: its newest landed PR is"
+            f"nothing of {repo} in the store for {window.span}: its newest landed PR is"
             f" from {newest:%Y-%m-%d}",
             f"sync first (prdigest sync {repo} …) or pick an earlier window",
         )

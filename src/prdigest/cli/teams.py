@@ -73,7 +73,7 @@ def status_command(app: AppContext, fmt: str) -> None:
         click.echo("no repositories in the store")
     for repo in repos:
         span = (
-            f"{repo['first_merged']} … {repo['last_merged']}"
+            f"{repo['first_merged'][:10]}..{repo['last_merged'][:10]}"  # ISO days, as errors say
             if repo["first_merged"]
             else "no landed PRs"
         )

@@ -1,0 +1,50 @@
+"""What a new user trips over (issue 15), through the real command line."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+
+REPO = "pytorch/executorch"
+
+
+def _one_error_line(result: object) -> str:
+    stderr = result.stderr  # type: ignore[attr-defined]
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("Error: ") and " — " in lines[0]
+    return lines[0]
+
+
+@pytest.fixture
+def eight_weeks(tmp_path: Path, executorch_jsonl: Path) -> Path:
+    """executorch's first 700 records (2025-01-02 → 2025-02-27; 13 direct pushes), in a file."""
+    lines = gzip.open(executorch_jsonl, "rt", encoding="utf-8").read().splitlines()[:700]
+    path = tmp_path / "first700.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def synced(tmp_path: Path, eight_weeks: Path) -> Path:
+    db = tmp_path / "store.db"
+    assert run_cli("sync", REPO, "--jsonl", str(eight_weeks), db=db).exit_code == 0
+    return db
+
+
+# -- item 8: errors and status speak ISO dates ----------------------------------------------
+
+
+def test_errors_and_status_name_windows_in_iso_dates(synced: Path) -> None:
+    result = run_cli("digest", REPO, "--week", "2030-W01", db=synced)
+    assert result.exit_code == 1
+    line = _one_error_line(result)
+    assert "for 2029-12-31..2030-01-06" in line and "20291231" not in line
+    assert "newest landed PR is from 2025-02-27" in line
+    status = run_cli("status", db=synced).stdout
+    assert "(2025-01-02..2025-02-27)" in status, status
+    assert "T05:30:18Z" not in status
