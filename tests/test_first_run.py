@@ -48,3 +48,35 @@ def test_errors_and_status_name_windows_in_iso_dates(synced: Path) -> None:
     status = run_cli("status", db=synced).stdout
     assert "(2025-01-02..2025-02-27)" in status, status
     assert "T05:30:18Z" not in status
+
+
+# -- item 6: a missing database is an error for commands that read -------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["status"],
+        ["digest", REPO, "--week", "2025-W05"],
+        ["release-notes", REPO, "--since", "2025-01-01", "--until", "2025-01-31"],
+        ["classify", "explain", REPO, "7482"],
+        ["site", "build", "--out", "public"],
+    ],
+)
+def test_a_mistyped_db_is_an_error_naming_it_and_creates_nothing(
+    tmp_path: Path, args: list[str]
+) -> None:
+    db = tmp_path / "no-such-dir" / "prdigest.db"
+    result = run_cli(*args, db=db)
+    assert result.exit_code == 1
+    line = _one_error_line(result)
+    assert f"no database at {db}" in line and "sync" in line
+    assert not db.parent.exists(), "nothing created"
+
+
+def test_only_a_command_that_syncs_creates_the_database(tmp_path: Path, eight_weeks: Path) -> None:
+    db = tmp_path / "new-dir" / "prdigest.db"
+    result = run_cli("digest", REPO, "--jsonl", str(eight_weeks), "--week", "2025-W05", db=db)
+    assert result.exit_code == 0, result.stderr
+    assert db.exists()
+    assert run_cli("status", db=db).exit_code == 0

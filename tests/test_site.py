@@ -517,6 +517,7 @@ def test_cli_post_new_and_site_build(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_cli_reports_bad_post_as_one_line(tmp_path: Path) -> None:
     (tmp_path / "posts").mkdir()
     (tmp_path / "posts" / "bad.md").write_text("---\ntitle: x\n---\n", encoding="utf-8")
+    open_store(str(tmp_path / "d.db")).close()  # site build reads a store that exists
     result = CliRunner().invoke(
         main,
         [

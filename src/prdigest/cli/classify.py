@@ -246,7 +246,7 @@ def explain_command(
     app: AppContext, repo: str, number: int, profile_name: str | None, model_path: Path | None
 ) -> None:
     """Show a stored PR's area and kind with the evidence for each."""
-    prs = app.store.pull_requests_by_number(repo, number)
+    prs = app.existing_store.pull_requests_by_number(repo, number)
     if not prs:
         raise SourceError(
             f"{repo}#{number} is not in the store",

@@ -12,10 +12,11 @@ from typing import Any, TypeVar
 import click
 
 from ..config import Config, load_config
-from ..errors import ConfigError
+from ..errors import ConfigError, StoreError
 from ..fileio import write_atomic
 from ..ingest import SourceSpec
 from ..store import Store, open_store
+from ..store.location import sqlite_path
 from ..timeutil import parse_date
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,6 +34,19 @@ class AppContext:
         if self._store is None:
             self._store = open_store(self.db)
         return self._store
+
+    @property
+    def existing_store(self) -> Store:
+        """The store of a command that only reads: a SQLite file that is not there is an
+        error naming it (opening would create it, and a mistyped --db would pass silently)."""
+        path = sqlite_path(self.db)
+        if self._store is None and path is not None and not path.exists():
+            raise StoreError(
+                f"no database at {path}",
+                "sync first (prdigest sync OWNER/NAME --git PATH or --jsonl FILE),"
+                " or give the --db of an existing one",
+            )
+        return self.store
 
     @property
     def config(self) -> Config:

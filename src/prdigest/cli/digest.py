@@ -115,15 +115,18 @@ def digest_command(
     # which first-time authors and trends need (and which is incremental anyway).
     spec = dataclasses.replace(source_spec(kwargs), since=None)
     reporter = StderrReporter()
+    config = app.config  # a broken prdigest.toml is told before anything else
+    # Only a command that syncs creates a database (CLI.md); reading one needs it there.
+    store = app.store if spec.given else app.existing_store
     if spec.given:
-        result = pipeline.sync(app.store, repo, spec, reporter)
+        result = pipeline.sync(store, repo, spec, reporter)
         reporter.info(result.summary())
     llm_options = {key: kwargs.pop(key) for key in list(kwargs) if key.startswith("llm_")}
     outcome = pipeline.digest(
-        app.store,
+        store,
         repo,
         window,
-        app.config,
+        config,
         writer=writer,
         profile_name=profile_name,
         llm_options=llm_options,

@@ -74,17 +74,20 @@ def release_notes_command(
     spec = dataclasses.replace(source_spec(kwargs), since=None)
     window, refs = _range(from_ref, to_ref, since_text, until_text, spec.git, spec.jsonl)
     reporter = StderrReporter()
+    config = app.config  # a broken prdigest.toml is told before anything else
+    # Only a command that syncs creates a database (CLI.md); reading one needs it there.
+    store = app.store if spec.given else app.existing_store
     if spec.given:
         if refs is not None and spec.ref is None:
             spec = dataclasses.replace(
                 spec, ref=refs.to_ref
             )  # cherry-picks live on the release branch
-        result = pipeline.sync(app.store, repo, spec, reporter)
+        result = pipeline.sync(store, repo, spec, reporter)
         reporter.info(result.summary())
     outcome = release_notes(
-        app.store,
+        store,
         repo,
-        app.config,
+        config,
         window=window,
         refs=refs,
         worksheet=worksheet,

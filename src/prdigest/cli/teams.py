@@ -60,7 +60,7 @@ def worker_command(
 @pass_app
 def status_command(app: AppContext, fmt: str) -> None:
     """Repositories, their PRs and sync cursors, and the job queue."""
-    repos = repository_status(app.store)
+    repos = repository_status(app.existing_store)
     jobs: list[dict[str, object]] = []
     if app.store.dialect == "postgresql":
         from ..queue import queue_counts
