@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,17 @@ def test_only_a_command_that_syncs_creates_the_database(tmp_path: Path, eight_we
     assert result.exit_code == 0, result.stderr
     assert db.exists()
     assert run_cli("status", db=db).exit_code == 0
+
+
+# -- item 5: status counts PRs and direct pushes apart, plurals right ----------------------
+
+
+def test_status_counts_prs_and_direct_pushes_apart(synced: Path) -> None:
+    assert run_cli("digest", REPO, "--week", "2025-W05", db=synced).exit_code == 0
+    status = run_cli("status", db=synced).stdout
+    # 700 records: 687 with a PR number, 13 direct pushes (shared/data's README counts them)
+    assert f"{REPO}: 687 PRs and 13 direct pushes (2025-01-02..2025-02-27), 1 report\n" in status
+    assert "1 reports" not in status
+    data = json.loads(run_cli("status", "--format", "json", db=synced).stdout)
+    [repo] = data["repositories"]
+    assert (repo["pull_requests"], repo["direct_pushes"], repo["reports"]) == (687, 13, 1)

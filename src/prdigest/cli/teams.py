@@ -78,7 +78,9 @@ def status_command(app: AppContext, fmt: str) -> None:
             else "no landed PRs"
         )
         click.echo(
-            f"{repo['name']}: {repo['pull_requests']} PRs ({span}), {repo['reports']} reports"
+            f"{repo['name']}: {_many(repo['pull_requests'], 'PR')} and"
+            f" {_many(repo['direct_pushes'], 'direct push', 'direct pushes')} ({span}),"
+            f" {_many(repo['reports'], 'report')}"
         )
         for cursor in repo["cursors"]:
             click.echo(
@@ -88,3 +90,8 @@ def status_command(app: AppContext, fmt: str) -> None:
         click.echo("jobs:")
         for row in jobs:
             click.echo(f"  {row['task']}: {row['count']} {row['status']}")
+
+
+def _many(count: int, one: str, many: str | None = None) -> str:
+    """`1 report`, `2 reports`, `0 direct pushes`."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
