@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,9 @@ def test_errors_and_status_name_windows_in_iso_dates(synced: Path) -> None:
         ["release-notes", REPO, "--since", "2025-01-01", "--until", "2025-01-31"],
         ["classify", "explain", REPO, "7482"],
         ["site", "build", "--out", "public"],
+        ["reports", "list"],
+        ["reports", "show", "1"],
+        ["reports", "delete", "1", "--yes"],
     ],
 )
 def test_a_mistyped_db_is_an_error_naming_it_and_creates_nothing(
@@ -95,3 +99,94 @@ def test_status_counts_prs_and_direct_pushes_apart(synced: Path) -> None:
     data = json.loads(run_cli("status", "--format", "json", db=synced).stdout)
     [repo] = data["repositories"]
     assert (repo["pull_requests"], repo["direct_pushes"], repo["reports"]) == (687, 13, 1)
+
+
+# -- item 3: impossible windows are errors; stored reports listed, shown, deleted ------------
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["digest", REPO, "--week", "2020-W07"], "its oldest landed PR is from 2025-01-02"),
+        (["digest", REPO, "--since", "2024-12-01", "--until", "2025-01-01"], "oldest landed PR"),
+        (["digest", REPO, "--week", "2025-W20"], "its newest landed PR is from 2025-02-27"),
+        (
+            ["release-notes", REPO, "--since", "2020-01-01", "--until", "2020-03-31"],
+            "for 2020-01-01..2020-03-31: its oldest landed PR is from 2025-01-02",
+        ),
+        (
+            ["release-notes", REPO, "--since", "2025-06-01", "--until", "2025-06-30"],
+            "its newest landed PR is from 2025-02-27",
+        ),
+    ],
+)
+def test_a_window_outside_the_history_is_an_error_and_stores_nothing(
+    synced: Path, args: list[str], needle: str
+) -> None:
+    result = run_cli(*args, db=synced)
+    assert result.exit_code == 1
+    assert needle in _one_error_line(result)
+    assert result.stdout == ""
+    assert run_cli("reports", "list", db=synced).stdout == "", "nothing was stored"
+
+
+def test_a_window_overlapping_the_first_pr_is_written(synced: Path) -> None:
+    result = run_cli("digest", REPO, "--week", "2025-W01", db=synced)  # 2024-12-30..2025-01-05
+    assert result.exit_code == 0, result.stderr
+
+
+def test_reports_list_show_delete_and_the_site_follows(synced: Path, tmp_path: Path) -> None:
+    for week in ("2025-W05", "2025-W06"):
+        made = run_cli("digest", REPO, "--week", week, db=synced)
+        assert made.exit_code == 0
+    notes = run_cli(
+        "release-notes", REPO, "--since", "2025-01-01", "--until", "2025-01-31", db=synced
+    )
+    assert notes.exit_code == 0, notes.stderr
+    assert re.search(r"stored as report \d+$", made.stderr.strip())
+    listed = run_cli("reports", "list", db=synced).stdout.splitlines()
+    assert [line.split()[1:] for line in listed] == [
+        [REPO, "digest", "2025-02-03..2025-02-09", "deterministic"],
+        [REPO, "digest", "2025-01-27..2025-02-02", "deterministic"],
+        [REPO, "release-notes", "2025-01-01..2025-01-31", "deterministic"],
+    ]
+    newest_id = listed[0].split()[0]
+    assert f"stored as report {newest_id}" in made.stderr
+    assert run_cli("reports", "list", "pytorch/ao", db=synced).stdout == ""
+
+    shown = run_cli("reports", "show", newest_id, db=synced)
+    assert shown.stdout.startswith(
+        "# Analysis of Pull Requests for pytorch/executorch during 20250203-20250209"
+    )
+
+    site = tmp_path / "public"
+    assert run_cli("site", "build", "--out", str(site), db=synced).exit_code == 0
+    page = site / "digests" / "pytorch-executorch-2025-02-03-2025-02-09.html"
+    assert page.exists()
+
+    refused = run_cli("reports", "delete", newest_id, db=synced)  # not a terminal: no prompt
+    assert refused.exit_code == 2 and "add --yes" in _one_error_line(refused)
+    deleted = run_cli("reports", "delete", newest_id, "--yes", db=synced)
+    assert deleted.exit_code == 0
+    assert f"deleted report {newest_id} ({REPO}  digest  2025-02-03..2025-02-09" in deleted.stderr
+    assert len(run_cli("reports", "list", db=synced).stdout.splitlines()) == 2
+
+    rebuilt = run_cli("site", "build", "--out", str(site), db=synced)
+    assert "1 removed" in rebuilt.stderr and not page.exists()
+
+    for args in (["show", newest_id], ["delete", newest_id, "--yes"]):
+        missing = run_cli("reports", *args, db=synced)
+        assert missing.exit_code == 1
+        assert f"no report {newest_id} in the store" in _one_error_line(missing)
+
+
+def test_reports_on_postgresql(postgres_url: str, eight_weeks: Path) -> None:
+    db = postgres_url
+    args = ["--db", db]
+    made = run_cli(*args, "digest", REPO, "--jsonl", str(eight_weeks), "--week", "2025-W05")
+    assert made.exit_code == 0, made.stderr
+    [line] = run_cli(*args, "reports", "list").stdout.splitlines()
+    report_id = line.split()[0]
+    assert run_cli(*args, "reports", "delete", report_id, "--yes").exit_code == 0
+    assert run_cli(*args, "reports", "list").stdout == ""
+    assert "no database" not in run_cli(*args, "status").stderr

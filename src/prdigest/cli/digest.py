@@ -11,6 +11,7 @@ import click
 
 from .. import pipeline
 from ..errors import UsageError
+from ..store.reports import stored_id
 from ..timeutil import Window, iso_week_window, window_between
 from .common import AppContext, StderrReporter, emit, pass_app, source_options, source_spec
 
@@ -146,6 +147,7 @@ def digest_command(
                 f"digest of {repo} for {outcome.report.window_start}..{outcome.report.window_end}: "
                 f"{counts.get('prs', 0)} PRs, written by the {outcome.report.writer} writer",
                 *outcome.notes,
+                f"stored as report {stored_id(store, outcome.report)}",
             ]
         )
     )

@@ -13,6 +13,7 @@ from .. import pipeline
 from ..errors import ConfigError
 from ..release import ref_range, release_notes
 from ..release.refs import RefRange
+from ..store.reports import stored_id
 from ..timeutil import Window, window_between
 from .common import AppContext, StderrReporter, emit, pass_app, source_options, source_spec
 
@@ -84,6 +85,8 @@ def release_notes_command(
             )  # cherry-picks live on the release branch
         result = pipeline.sync(store, repo, spec, reporter)
         reporter.info(result.summary())
+    if window is not None:
+        pipeline.check_window(store, repo, window)
     outcome = release_notes(
         store,
         repo,
@@ -96,7 +99,7 @@ def release_notes_command(
         profile_name=profile_name,
     )
     emit(outcome.report.markdown, out)
-    reporter.done(outcome.summary())
+    reporter.done(f"{outcome.summary()}; stored as report {stored_id(store, outcome.report)}")
 
 
 def _range(
