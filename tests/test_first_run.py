@@ -190,3 +190,23 @@ def test_reports_on_postgresql(postgres_url: str, eight_weeks: Path) -> None:
     assert run_cli(*args, "reports", "delete", report_id, "--yes").exit_code == 0
     assert run_cli(*args, "reports", "list").stdout == ""
     assert "no database" not in run_cli(*args, "status").stderr
+
+
+# -- item 9: what --since means to a digest ---------------------------------------------
+
+
+def test_digest_help_says_since_is_the_first_day_and_alone_means_7_days() -> None:
+    text = " ".join(run_cli("digest", "--help").stdout.split())
+    assert "Oldest activity to fetch" not in text
+    assert "--since DATE First day of the window (YYYY-MM-DD, UTC). Without --until" in text
+    assert "the window is the 7 days from it" in text
+    assert "--until DATE Last day of the window (YYYY-MM-DD, inclusive); needs --since." in text
+    assert "Oldest activity to fetch" in " ".join(run_cli("sync", "--help").stdout.split())
+
+
+def test_since_alone_is_the_7_days_from_it_and_the_summary_says_so(synced: Path) -> None:
+    result = run_cli("digest", REPO, "--since", "2025-01-29", db=synced)
+    assert result.exit_code == 0, result.stderr
+    assert "digest of pytorch/executorch for 2025-01-29..2025-02-04:" in result.stderr
+    assert "7 days from --since (--until sets the last day)" in result.stderr
+    assert "during 20250129-20250204" in result.stdout.splitlines()[0]

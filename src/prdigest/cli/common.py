@@ -87,8 +87,14 @@ class StderrReporter:
             click.echo("\r\033[K", err=True, nl=False)
 
 
-def source_options(func: F) -> F:
-    """--git / --jsonl / --ref / --since, as in CLI.md."""
+SYNC_SINCE_HELP = "Oldest activity to fetch (YYYY-MM-DD, UTC)."
+
+
+def source_options(func: F | None = None, *, since_help: str = SYNC_SINCE_HELP) -> Any:
+    """--git / --jsonl / --ref / --since, as in CLI.md; `since_help` says what --since means
+    to the command (for `digest` it is the window's first day, not how far back to fetch)."""
+    if func is None:
+        return lambda f: source_options(f, since_help=since_help)
     options = [
         click.option(
             "--git", "git_path", type=click.Path(path_type=Path), help="A local clone to read."
@@ -104,7 +110,7 @@ def source_options(func: F) -> F:
             "--since",
             "since_text",
             metavar="DATE",
-            help="Oldest activity to fetch (YYYY-MM-DD, UTC).",
+            help=since_help,
         ),
         click.option("--github-api-url", envvar="GITHUB_API_URL", help="GitHub API base URL."),
         click.option(

@@ -20,7 +20,7 @@ from .common import AppContext, StderrReporter, emit, pass_app, source_options, 
 
 @click.command("release-notes")
 @click.argument("repo")
-@source_options
+@source_options(since_help="First day of the range (YYYY-MM-DD, UTC), with --until.")
 @click.option(
     "--from-ref", metavar="REF", help="The previous release (tag, branch or commit); needs --git."
 )
