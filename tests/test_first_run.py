@@ -210,3 +210,68 @@ def test_since_alone_is_the_7_days_from_it_and_the_summary_says_so(synced: Path)
     assert "digest of pytorch/executorch for 2025-01-29..2025-02-04:" in result.stderr
     assert "7 days from --since (--until sets the last day)" in result.stderr
     assert "during 20250129-20250204" in result.stdout.splitlines()[0]
+
+
+# -- item 11: the site charts every week of the synced history ----------------------------
+
+
+def _weekly_prs(jsonl: Path) -> dict[str, tuple[int, int]]:
+    """Monday → (PRs, distinct authors) straight from the records."""
+    from datetime import date, timedelta
+
+    weeks: dict[str, tuple[int, set[str]]] = {}
+    for line in jsonl.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        day = date.fromisoformat(record["committed_at"][:10])
+        monday = (day - timedelta(days=day.weekday())).isoformat()
+        prs, authors = weeks.get(monday, (0, set()))
+        authors.add(record["author_email"] or record["author_name"])
+        weeks[monday] = (prs + (record["number"] is not None), authors)
+    return {monday: (prs, len(authors)) for monday, (prs, authors) in weeks.items()}
+
+
+def test_site_charts_every_week_from_the_prs_not_only_digested_weeks(
+    synced: Path, eight_weeks: Path, tmp_path: Path
+) -> None:
+    assert run_cli("digest", REPO, "--week", "2025-W05", db=synced).exit_code == 0  # one digest
+    site = tmp_path / "public"
+    assert run_cli("site", "build", "--out", str(site), db=synced).exit_code == 0
+    page = (site / "repos" / "pytorch-executorch.html").read_text(encoding="utf-8")
+    expected = _weekly_prs(eight_weeks)
+    assert len(expected) == 9  # 2024-12-30 … 2025-02-24
+    total = sum(prs for prs, _ in expected.values())
+    assert (
+        "Bar chart of PRs merged per week from the week of 2024-12-30 to the week of 2025-02-24:"
+        f" {total} in total over 9 weeks" in page
+    )
+    assert 'id="chart-reverts"' in page and 'id="chart-contributors"' in page
+    assert "Every week of the synced history, 2024-12-30 to 2025-03-02 (9 weeks)" in page
+    rows = re.findall(
+        r'<tr><th scope="row">([\d-]+)</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>', page
+    )
+    assert {monday: (int(prs), int(people)) for monday, prs, _, people in rows} == expected
+    # The one digested week says the same as its digest.
+    context = json.loads(
+        run_cli("digest", REPO, "--week", "2025-W05", "--format", "json", db=synced).stdout
+    )
+    week = next(row for row in rows if row[0] == "2025-01-27")
+    assert (int(week[1]), int(week[2]), int(week[3])) == (
+        context["counts"]["prs"],
+        context["counts"]["reverts"],
+        context["counts"]["authors"],
+    )
+
+
+def test_home_page_excerpt_of_release_notes_is_their_first_real_lines(
+    synced: Path, tmp_path: Path
+) -> None:
+    notes = run_cli(
+        "release-notes", REPO, "--since", "2025-01-01", "--until", "2025-01-31", db=synced
+    )
+    assert "Candidates to rewrite as this release's highlights:" in notes.stdout
+    site = tmp_path / "public"
+    assert run_cli("site", "build", "--out", str(site), db=synced).exit_code == 0
+    home = (site / "index.html").read_text(encoding="utf-8")
+    [excerpt] = re.findall(r'<p class="excerpt">([^<]*)</p>', home)
+    assert excerpt.startswith("This release is composed of "), excerpt
+    assert "Candidates" not in home

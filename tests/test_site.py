@@ -356,11 +356,11 @@ def test_output_is_deterministic(posts: list) -> None:
 def test_repo_page_has_accessible_charts(posts: list) -> None:
     pages = pages_by_path(plan_site(posts, sample_reports(), SETTINGS))
     repo = pages["repos/pytorch-executorch.html"]
-    assert repo.count('role="img"') == 3  # all PRs, Arm, XNNPACK
+    assert repo.count('role="img"') == 5  # all PRs, reverts, contributors, Arm, XNNPACK
     assert 'aria-labelledby="chart-total-title chart-total-desc"' in repo
     assert "25 in total over 3 weeks, at most 12 (week of 2026-03-02)" in repo
     assert "1 week without a stored digest" in repo
-    assert repo.count("<rect") == 9
+    assert repo.count("<rect") == 15
     assert "<caption>PRs merged per week in pytorch/executorch</caption>" in repo
 
 
