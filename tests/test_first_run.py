@@ -275,3 +275,34 @@ def test_home_page_excerpt_of_release_notes_is_their_first_real_lines(
     [excerpt] = re.findall(r'<p class="excerpt">([^<]*)</p>', home)
     assert excerpt.startswith("This release is composed of "), excerpt
     assert "Candidates" not in home
+
+
+# -- item 2: where is my data? --------------------------------------------------------------
+
+
+def test_status_says_where_the_database_is(synced: Path) -> None:
+    assert run_cli("status", db=synced).stdout.startswith(f"database: {synced}\n")
+    data = json.loads(run_cli("status", "--format", "json", db=synced).stdout)
+    assert data["database"] == str(synced)
+
+
+# -- item 4: the quickstart's try-out name is not published ---------------------------------
+
+
+def test_site_leaves_quickstart_try_outs_out_unless_configured(
+    tmp_path: Path, eight_weeks: Path
+) -> None:
+    db = tmp_path / "store.db"
+    records = eight_weeks.read_text(encoding="utf-8").replace(REPO, "quickstart/executorch")
+    renamed = tmp_path / "renamed.jsonl"
+    renamed.write_text(records, encoding="utf-8")
+    args = ["digest", "quickstart/executorch", "--jsonl", str(renamed), "--week", "2025-W05"]
+    assert run_cli(*args, db=db).exit_code == 0
+    site = tmp_path / "public"
+    assert run_cli("site", "build", "--out", str(site), db=db).exit_code == 0
+    assert not list(site.glob("digests/*")) and not list(site.glob("repos/*"))
+    config = tmp_path / "prdigest.toml"
+    config.write_text('[site]\nrepos = ["quickstart/executorch"]\n', encoding="utf-8")
+    built = run_cli("--config", str(config), "site", "build", "--out", str(site), db=db)
+    assert built.exit_code == 0, built.stderr
+    assert len(list(site.glob("digests/*"))) == 1, "named in [site] repos: published"

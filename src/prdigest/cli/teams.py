@@ -6,8 +6,9 @@ import json
 
 import click
 
+from ..store.location import describe
 from ..store.status import repository_status
-from .common import AppContext, StderrReporter, pass_app
+from .common import AppContext, StderrReporter, many, pass_app
 
 
 @click.command("worker")
@@ -59,16 +60,19 @@ def worker_command(
 )
 @pass_app
 def status_command(app: AppContext, fmt: str) -> None:
-    """Repositories, their PRs and sync cursors, and the job queue."""
+    """Where the database is; repositories, their PRs and sync cursors; the job queue."""
     repos = repository_status(app.existing_store)
     jobs: list[dict[str, object]] = []
     if app.store.dialect == "postgresql":
         from ..queue import queue_counts
 
         jobs = queue_counts(app.db or "")
+    database = describe(app.db)
     if fmt == "json":
-        click.echo(json.dumps({"repositories": repos, "jobs": jobs}, indent=2, sort_keys=True))
+        data = {"database": database, "repositories": repos, "jobs": jobs}
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
+    click.echo(f"database: {database}")
     if not repos:
         click.echo("no repositories in the store")
     for repo in repos:
@@ -78,9 +82,9 @@ def status_command(app: AppContext, fmt: str) -> None:
             else "no landed PRs"
         )
         click.echo(
-            f"{repo['name']}: {_many(repo['pull_requests'], 'PR')} and"
-            f" {_many(repo['direct_pushes'], 'direct push', 'direct pushes')} ({span}),"
-            f" {_many(repo['reports'], 'report')}"
+            f"{repo['name']}: {many(repo['pull_requests'], 'PR')} and"
+            f" {many(repo['direct_pushes'], 'direct push', 'direct pushes')} ({span}),"
+            f" {many(repo['reports'], 'report')}"
         )
         for cursor in repo["cursors"]:
             click.echo(
@@ -90,8 +94,3 @@ def status_command(app: AppContext, fmt: str) -> None:
         click.echo("jobs:")
         for row in jobs:
             click.echo(f"  {row['task']}: {row['count']} {row['status']}")
-
-
-def _many(count: int, one: str, many: str | None = None) -> str:
-    """`1 report`, `2 reports`, `0 direct pushes`."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
