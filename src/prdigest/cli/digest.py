@@ -14,7 +14,15 @@ from .. import pipeline
 from ..errors import UsageError
 from ..store.reports import stored_id
 from ..timeutil import Window, iso_week_window, parse_date, window_between
-from .common import AppContext, StderrReporter, emit, pass_app, source_options, source_spec
+from .common import (
+    AppContext,
+    StderrReporter,
+    emit,
+    many,
+    pass_app,
+    source_options,
+    source_spec,
+)
 
 SINCE_HELP = (
     "First day of the window (YYYY-MM-DD, UTC). Without --until the window is the 7 days"
@@ -154,7 +162,7 @@ def digest_command(
         "; ".join(
             [
                 f"digest of {repo} for {outcome.report.window_start}..{outcome.report.window_end}: "
-                f"{counts.get('prs', 0)} PRs, written by the {outcome.report.writer} writer",
+                f"{many(counts.get('prs', 0), 'PR')}, written by the {outcome.report.writer} writer",
                 *outcome.notes,
                 *(["7 days from --since (--until sets the last day)"] if seven_days else []),
                 f"stored as report {stored_id(store, outcome.report)}",
