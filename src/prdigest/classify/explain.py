@@ -165,7 +165,10 @@ def _paths_lost(won: Decision, index: int, vote: PathVote, engine: RuleEngine) -
     if won.evidence == "paths":
         if rule.fallback:
             return "a fallback area: it owns files only when no specific area owns one"
-        return f"owns less of the change ({vote.scores.get(index, 0.0):.0%} against {won.confidence:.0%})"
+        share = vote.scores.get(index, 0.0)
+        if round(share, 3) >= won.confidence:
+            return f"owns as much of the change ({share:.0%}): the earlier rule wins a tie"
+        return f"owns less of the change ({share:.0%} against {won.confidence:.0%})"
     if won.evidence in ("title_tag", "title_prefix") and not rule.fallback:
         return (
             "a title tag outranks the changed paths (it yields only when its area owns none"
