@@ -160,7 +160,8 @@ def test_explain_shows_area_kind_and_evidence(executorch_jsonl: Path, tmp_path: 
         re.M,
     )
     assert re.search(r"^kind: \w+  \(decided by ", out, re.M)
-    assert "rules: area Backends: Vulkan from title_tag (strong)" in out
+    assert re.search(r"^area: .*\n  won: a title tag\n", out, re.M)
+    assert "rules: " not in out
     assert "files: backends/vulkan/" in out
 
 
@@ -190,3 +191,36 @@ def test_explain_with_a_model_shows_who_decided(
     )
     # the rules have no strong evidence for an ExecuTorch path under the pytorch profile
     assert re.search(r"^area: .+  \(decided by model:pt, confidence 0\.\d\d\)", result.stdout, re.M)
+
+
+def test_explain_says_which_rule_won_and_why_the_others_lost(
+    ao_jsonl: Path, tmp_path: Path
+) -> None:
+    """The generic profile derives areas from the week's PRs: explain uses the same engine
+    as the digest did, so it never says one area won and another "from paths" (issue 15)."""
+    renamed = tmp_path / "ao.jsonl"
+    with gzip.open(ao_jsonl, "rt", encoding="utf-8") as lines:
+        renamed.write_text(lines.read().replace('"pytorch/ao"', '"acme/ao"'), encoding="utf-8")
+    db = str(tmp_path / "store.db")
+    assert run("--db", db, "sync", "acme/ao", "--jsonl", str(renamed)).exit_code == 0
+    assert run("--db", db, "digest", "acme/ao", "--week", "2026-W32").exit_code == 0
+    result = run("--db", db, "classify", "explain", "acme/ao", "4697")  # Remove `torchao/swizzle`
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "profile: generic" in out and "rules: " not in out
+    assert re.search(
+        r"^area: torchao  \(decided by generic/area/torchao/paths, confidence 0\.55\)", out, re.M
+    )
+    assert "\n  won: the changed paths, 55% of the change\n" in out
+    assert (
+        "  lost: C++/CUDA sources (the changed paths): owns less of the change (45% against 55%)"
+        in out
+    )
+    assert (
+        "  lost: Build/CI (the changed paths): a fallback area: it owns files only when no"
+        " specific area owns one" in out
+    )
+    store = open_store(db)
+    [pr] = store.pull_requests_by_number("acme/ao", 4697)
+    stored = store.classification_of("acme/ao", pr.sha, "generic")
+    assert stored is not None and stored.area == "torchao", "what the digest decided"

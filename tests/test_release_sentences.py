@@ -175,3 +175,38 @@ def test_notes_never_have_an_empty_bullet_or_highlight(tmp_path: Path) -> None:
     texts = [h["text"] for h in result.context["highlights"]] + [row.title for row in result.rows]
     assert result.context["highlights"] and all(t.strip() for t in texts), texts
     assert "PR #101" in texts and "PR #101" in markdown
+
+
+@pytest.mark.parametrize(
+    ("title", "sentence"),
+    [
+        # The two the issue quotes (issue 15, item 10): an abbreviation after a parenthesis.
+        (
+            "Support remote checkpoint paths (e.g. gs://) in the loader",
+            "Supported remote checkpoint paths (e.g. gs://) in the loader",
+        ),
+        (
+            "Skip non-finite values (i.e. infinite or nan) in the observer",
+            "Skipped non-finite values (i.e. infinite or nan) in the observer",
+        ),
+        # Real executorch titles (#9254, #11662, #18494) and variants of the same shapes.
+        (
+            "Move MacOS jobs (phi-4-mini, qwen2_5) etc to Arm64",
+            "Moved MacOS jobs (phi-4-mini, `qwen2_5`) etc to Arm64",
+        ),
+        (
+            "Support for cmdline flag to toggle Debug vs Release build types in cmake",
+            "Supported for cmdline flag to toggle Debug vs Release build types in cmake",
+        ),
+        (
+            "Arm backend: Up tolerance for conv2d, upsample_bilinear2d, etc.",
+            "Up tolerance for conv2d, `upsample_bilinear2d`, etc",
+        ),
+        ("Add foo (i.e foo_bar) here", "Added foo (i.e `foo_bar`) here"),
+        ("Add a backend (e.g., xnnpack.py) first", "Added a backend (e.g., `xnnpack.py`) first"),
+        ("Fix A vs. B", "Fixed A vs. B"),
+    ],
+)
+def test_abbreviations_stay_prose_and_code_still_gets_marks(title: str, sentence: str) -> None:
+    assert to_sentence(title) == sentence
+    assert not re.search(r"`(?:e\.g|i\.e|etc|vs)\b", to_sentence(title))

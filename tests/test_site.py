@@ -356,11 +356,11 @@ def test_output_is_deterministic(posts: list) -> None:
 def test_repo_page_has_accessible_charts(posts: list) -> None:
     pages = pages_by_path(plan_site(posts, sample_reports(), SETTINGS))
     repo = pages["repos/pytorch-executorch.html"]
-    assert repo.count('role="img"') == 3  # all PRs, Arm, XNNPACK
+    assert repo.count('role="img"') == 5  # all PRs, reverts, contributors, Arm, XNNPACK
     assert 'aria-labelledby="chart-total-title chart-total-desc"' in repo
     assert "25 in total over 3 weeks, at most 12 (week of 2026-03-02)" in repo
     assert "1 week without a stored digest" in repo
-    assert repo.count("<rect") == 9
+    assert repo.count("<rect") == 15
     assert "<caption>PRs merged per week in pytorch/executorch</caption>" in repo
 
 
@@ -517,6 +517,7 @@ def test_cli_post_new_and_site_build(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_cli_reports_bad_post_as_one_line(tmp_path: Path) -> None:
     (tmp_path / "posts").mkdir()
     (tmp_path / "posts" / "bad.md").write_text("---\ntitle: x\n---\n", encoding="utf-8")
+    open_store(str(tmp_path / "d.db")).close()  # site build reads a store that exists
     result = CliRunner().invoke(
         main,
         [

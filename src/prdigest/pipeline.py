@@ -29,6 +29,7 @@ __all__ = [
     "SourceSpec",
     "SyncResult",
     "build_digest_context",
+    "check_window",
     "classified",
     "configured_repos",
     "digest",
@@ -54,6 +55,25 @@ def stored_span(store: Store, repo: str) -> tuple[datetime, datetime]:
             f"sync first: prdigest sync {repo} --git PATH (or --jsonl FILE)",
         )
     return span
+
+
+def check_window(store: Store, repo: str, window: Window, count_mode: str = "merged") -> None:
+    """A window that ends before the repository's first landed PR, or starts after its
+    last, is an error (CLI.md): its report would be empty, and published."""
+    oldest, newest = stored_span(store, repo)
+    if window.start > max(newest, now()) or (count_mode == "merged" and window.start > newest):
+        raise SourceError(
+            f"nothing of {repo} in the store for {window.span}: its newest landed PR is"
+            f" from {newest:%Y-%m-%d}",
+            f"sync first (prdigest sync {repo} …) or pick an earlier window",
+        )
+    if window.end <= oldest:
+        raise SourceError(
+            f"nothing of {repo} in the store for {window.span}: its oldest landed PR is"
+            f" from {oldest:%Y-%m-%d}",
+            f"pick a window from {oldest:%Y-%m-%d} on, or sync older history"
+            f" (prdigest sync {repo} --since DATE …)",
+        )
 
 
 COUNT_MODES = ("merged", "opened", "all")
@@ -157,12 +177,7 @@ def digest(
     reporter = reporter or SilentReporter()
     _, newest = stored_span(store, repo)
     window = window or last_complete_week(min(newest, now()))
-    if window.start > max(newest, now()) or (count_mode == "merged" and window.start > newest):
-        raise SourceError(
-            f"nothing of {repo} in the store for {window.label}: its newest landed PR is"
-            f" from {newest:%Y-%m-%d}",
-            f"sync first (prdigest sync {repo} …) or pick an earlier window",
-        )
+    check_window(store, repo, window, count_mode)
     context = build_digest_context(store, repo, window, config, profile_name, count_mode)
     markdown, used_writer, warnings, notes = _write(
         store, window, context, config, writer, llm_options or {}, reporter

@@ -58,7 +58,13 @@ class Window:
 
     @property
     def label(self) -> str:
+        """`20261120-20261126`: the digest title's form (the seeds' own); nowhere else."""
         return f"{self.first_day:%Y%m%d}-{self.last_day:%Y%m%d}"
+
+    @property
+    def span(self) -> str:
+        """`2026-11-20..2026-11-26`: how errors, summaries and status name a window."""
+        return f"{self.first_day.isoformat()}..{self.last_day.isoformat()}"
 
     @property
     def days(self) -> int:

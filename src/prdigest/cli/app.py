@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "post": ("post", "post_group"),
     "worker": ("teams", "worker_command"),
     "status": ("teams", "status_command"),
+    "reports": ("reports", "reports_group"),
 }
 
 

@@ -10,6 +10,7 @@ import click
 
 from ..classify import Profile, builtin_profile_names, profile_for
 from ..classify.features import Sample
+from ..classify.rules import Decision
 from ..classify.worksheet import WorksheetRow, read_worksheet
 
 if TYPE_CHECKING:
@@ -246,7 +247,7 @@ def explain_command(
     app: AppContext, repo: str, number: int, profile_name: str | None, model_path: Path | None
 ) -> None:
     """Show a stored PR's area and kind with the evidence for each."""
-    prs = app.store.pull_requests_by_number(repo, number)
+    prs = app.existing_store.pull_requests_by_number(repo, number)
     if not prs:
         raise SourceError(
             f"{repo}#{number} is not in the store",
@@ -260,12 +261,24 @@ def explain_command(
         model = load_model(model_path)
     else:
         model = _trained(profile)
-    chosen = profile.with_model(model) if model is not None else profile
-    rules = profile.with_model(None)
     lines: list[str] = []
     for pr in prs:
-        lines += explain_lines(pr, chosen, rules, model)
+        lines += explain_lines(pr, profile, model, _week_of(app, pr))
     emit("\n".join(lines) + "\n", None)
+
+
+def _week_of(app: AppContext, pr: PullRequest) -> list[PullRequest]:
+    """The PRs a digest classifies with this one: its ISO week and the week before (the
+    generic profile derives its areas from them)."""
+    if pr.merged_at is None:
+        return [pr]
+    from datetime import timedelta
+
+    from ..timeutil import last_complete_week
+
+    week = last_complete_week(pr.merged_at + timedelta(days=7))
+    batch = app.existing_store.merged_between(pr.repo, week.previous().start, week.end)
+    return batch if any(other.sha == pr.sha for other in batch) else [*batch, pr]
 
 
 def _trained(profile: Profile) -> TrainedModel | None:
@@ -277,27 +290,43 @@ def _trained(profile: Profile) -> TrainedModel | None:
 
 
 def explain_lines(
-    pr: PullRequest, profile: Profile, rules: Profile, model: TrainedModel | None
+    pr: PullRequest,
+    profile: Profile,
+    model: TrainedModel | None,
+    batch: list[PullRequest] | None = None,
 ) -> list[str]:
-    """`profile` classifies (with its model, if any); `rules` is the same profile without one."""
-    label = profile.classify(pr)
-    area_rule, kind_rule = rules.explain(pr)
+    """The PR classified as a digest would (with `batch`, the PRs classified with it) by
+    `profile` and `model`; which rule or model won each of area and kind, and why the
+    other rules' answers lost, all from the one engine that decided."""
+    from ..classify.explain import area_rivals, kind_rivals, model_lines, why_won
+
+    batch = batch or [pr]
+    chosen = profile.with_model(model) if model is not None else profile
+    position = next(i for i, other in enumerate(batch) if other.sha == pr.sha)
+    label = chosen.classify_all(batch)[position]
+    engine = chosen.engine  # after classify_all: the generic profile's derived one too
+    area_rule, kind_rule = engine.decide(pr)
+    area = _decided(label.area, label.area_rule, label.confidence, area_rule)
+    kind = _decided(label.kind, label.kind_rule, 1.0, kind_rule)
     lines = [
         f"{pr.repo}#{pr.number}  {pr.title}" + (f"  ({pr.sha[:10]})" if pr.sha else ""),
         f"profile: {profile.name}" + (f" + model {model.name}" if model else ""),
         f"area: {label.area}  (decided by {label.area_rule}, confidence {label.confidence:.2f})",
+        why_won(area),
+        *(model_lines(area_rule, area, "area") if model else []),
+        *(rival.line for rival in area_rivals(engine, pr, area_rule)),
         f"kind: {label.kind}  (decided by {label.kind_rule})",
-        f"rules: area {area_rule.value} from {area_rule.evidence}"
-        f"{' (strong)' if area_rule.strong else ''}; kind {kind_rule.value} from {kind_rule.evidence}"
-        f"{' (strong)' if kind_rule.strong else ''}",
+        why_won(kind),
+        *(model_lines(kind_rule, kind, "kind") if model else []),
+        *(rival.line for rival in kind_rivals(engine, pr, kind_rule)),
     ]
     if model is not None:
         guess = model.guess([Sample.from_pr(pr)])[0]
-        kind = f"; kind {guess.kind} ({guess.kind_confidence:.2f})" if guess.kind else ""
+        its_kind = f"; kind {guess.kind} ({guess.kind_confidence:.2f})" if guess.kind else ""
         lines.append(
             f"model: area {model.display(guess.area)} ({guess.area_confidence:.2f}), "
             f"best area besides skip {model.display(guess.area_no_skip)} "
-            f"({guess.area_no_skip_confidence:.2f}){kind}"
+            f"({guess.area_no_skip_confidence:.2f}){its_kind}"
         )
     if model is not None and model.featurizer.code is not None:
         named = model.featurizer.code.lookup(pr.title)
@@ -311,6 +340,13 @@ def explain_lines(
         lines.append(f"files: {', '.join(shown)}{more}")
     lines.append("")
     return lines
+
+
+def _decided(value: str, rule: str, confidence: float, by_rules: Decision) -> Decision:
+    """The decision as stored (a model's, or the rules' own)."""
+    if rule.startswith("model:"):
+        return Decision(value, rule, "model", confidence)
+    return by_rules
 
 
 def _placed(name: str, directories: tuple[str, ...]) -> str:

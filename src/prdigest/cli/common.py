@@ -12,10 +12,11 @@ from typing import Any, TypeVar
 import click
 
 from ..config import Config, load_config
-from ..errors import ConfigError
+from ..errors import ConfigError, StoreError
 from ..fileio import write_atomic
 from ..ingest import SourceSpec
 from ..store import Store, open_store
+from ..store.location import sqlite_path
 from ..timeutil import parse_date
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,6 +34,19 @@ class AppContext:
         if self._store is None:
             self._store = open_store(self.db)
         return self._store
+
+    @property
+    def existing_store(self) -> Store:
+        """The store of a command that only reads: a SQLite file that is not there is an
+        error naming it (opening would create it, and a mistyped --db would pass silently)."""
+        path = sqlite_path(self.db)
+        if self._store is None and path is not None and not path.exists():
+            raise StoreError(
+                f"no database at {path}",
+                "sync first (prdigest sync OWNER/NAME --git PATH or --jsonl FILE),"
+                " or give the --db of an existing one",
+            )
+        return self.store
 
     @property
     def config(self) -> Config:
@@ -73,8 +87,14 @@ class StderrReporter:
             click.echo("\r\033[K", err=True, nl=False)
 
 
-def source_options(func: F) -> F:
-    """--git / --jsonl / --ref / --since, as in CLI.md."""
+SYNC_SINCE_HELP = "Oldest activity to fetch (YYYY-MM-DD, UTC)."
+
+
+def source_options(func: F | None = None, *, since_help: str = SYNC_SINCE_HELP) -> Any:
+    """--git / --jsonl / --ref / --since, as in CLI.md; `since_help` says what --since means
+    to the command (for `digest` it is the window's first day, not how far back to fetch)."""
+    if func is None:
+        return lambda f: source_options(f, since_help=since_help)
     options = [
         click.option(
             "--git", "git_path", type=click.Path(path_type=Path), help="A local clone to read."
@@ -90,7 +110,7 @@ def source_options(func: F) -> F:
             "--since",
             "since_text",
             metavar="DATE",
-            help="Oldest activity to fetch (YYYY-MM-DD, UTC).",
+            help=since_help,
         ),
         click.option("--github-api-url", envvar="GITHUB_API_URL", help="GitHub API base URL."),
         click.option(
@@ -139,3 +159,8 @@ def emit(text: str, out: Path | None) -> None:
     if out.is_dir():
         raise ConfigError(f"--out {out} is a directory", "give a file path")
     write_atomic(out, text)
+
+
+def many(count: int, one: str, plural: str | None = None) -> str:
+    """`1 report`, `2 reports`, `0 direct pushes`: what people read says its counts right."""
+    return f"{count} {one if count == 1 else plural or one + 's'}"

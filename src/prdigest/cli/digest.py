@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -11,21 +12,37 @@ import click
 
 from .. import pipeline
 from ..errors import UsageError
-from ..timeutil import Window, iso_week_window, window_between
-from .common import AppContext, StderrReporter, emit, pass_app, source_options, source_spec
+from ..store.reports import stored_id
+from ..timeutil import Window, iso_week_window, parse_date, window_between
+from .common import (
+    AppContext,
+    StderrReporter,
+    emit,
+    many,
+    pass_app,
+    source_options,
+    source_spec,
+)
+
+SINCE_HELP = (
+    "First day of the window (YYYY-MM-DD, UTC). Without --until the window is the 7 days"
+    " from it: --since 2026-02-09 is 2026-02-09..2026-02-15."
+)
 
 
 @click.command("digest")
 @click.argument("repo", required=False)
-@source_options
+@source_options(since_help=SINCE_HELP)
 @click.option(
-    "--week", metavar="YYYY-Www", help="ISO week, e.g. 2026-W07 (default: the last complete week)."
+    "--week",
+    metavar="YYYY-Www",
+    help="ISO week, e.g. 2026-W07 (default: the last complete week in the data).",
 )
 @click.option(
     "--until",
     "until_text",
     metavar="DATE",
-    help="Last day of the window (inclusive), with --since.",
+    help="Last day of the window (YYYY-MM-DD, inclusive); needs --since.",
 )
 @click.option(
     "--writer",
@@ -103,6 +120,7 @@ def digest_command(
     """Write the digest of one window of REPO's pull requests."""
     since_text = kwargs.get("since_text")
     window = _window(week, since_text, until_text)
+    seven_days = bool(since_text) and not until_text
     if all_repos == bool(repo):
         raise UsageError(
             "give either REPO or --all", "e.g. prdigest digest pytorch/executorch --week 2026-W07"
@@ -115,15 +133,18 @@ def digest_command(
     # which first-time authors and trends need (and which is incremental anyway).
     spec = dataclasses.replace(source_spec(kwargs), since=None)
     reporter = StderrReporter()
+    config = app.config  # a broken prdigest.toml is told before anything else
+    # Only a command that syncs creates a database (CLI.md); reading one needs it there.
+    store = app.store if spec.given else app.existing_store
     if spec.given:
-        result = pipeline.sync(app.store, repo, spec, reporter)
+        result = pipeline.sync(store, repo, spec, reporter)
         reporter.info(result.summary())
     llm_options = {key: kwargs.pop(key) for key in list(kwargs) if key.startswith("llm_")}
     outcome = pipeline.digest(
-        app.store,
+        store,
         repo,
         window,
-        app.config,
+        config,
         writer=writer,
         profile_name=profile_name,
         llm_options=llm_options,
@@ -141,8 +162,10 @@ def digest_command(
         "; ".join(
             [
                 f"digest of {repo} for {outcome.report.window_start}..{outcome.report.window_end}: "
-                f"{counts.get('prs', 0)} PRs, written by the {outcome.report.writer} writer",
+                f"{many(counts.get('prs', 0), 'PR')}, written by the {outcome.report.writer} writer",
                 *outcome.notes,
+                *(["7 days from --since (--until sets the last day)"] if seven_days else []),
+                f"stored as report {stored_id(store, outcome.report)}",
             ]
         )
     )
@@ -157,8 +180,10 @@ def _window(week: str | None, since: str | None, until: str | None) -> Window | 
         return iso_week_window(week)
     if until and not since:
         raise UsageError("--until needs --since", "give both --since and --until, or --week")
-    if since and until:
-        return window_between(since, until)
+    if since:
+        # --since alone: the 7 days from it (SINCE_HELP; the summary line names them).
+        first = parse_date(since, "--since")
+        return window_between(since, until or (first + timedelta(days=6)).isoformat())
     return None
 
 

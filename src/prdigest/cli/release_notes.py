@@ -13,13 +13,14 @@ from .. import pipeline
 from ..errors import ConfigError
 from ..release import ref_range, release_notes
 from ..release.refs import RefRange
+from ..store.reports import stored_id
 from ..timeutil import Window, window_between
 from .common import AppContext, StderrReporter, emit, pass_app, source_options, source_spec
 
 
 @click.command("release-notes")
 @click.argument("repo")
-@source_options
+@source_options(since_help="First day of the range (YYYY-MM-DD, UTC), with --until.")
 @click.option(
     "--from-ref", metavar="REF", help="The previous release (tag, branch or commit); needs --git."
 )
@@ -74,17 +75,22 @@ def release_notes_command(
     spec = dataclasses.replace(source_spec(kwargs), since=None)
     window, refs = _range(from_ref, to_ref, since_text, until_text, spec.git, spec.jsonl)
     reporter = StderrReporter()
+    config = app.config  # a broken prdigest.toml is told before anything else
+    # Only a command that syncs creates a database (CLI.md); reading one needs it there.
+    store = app.store if spec.given else app.existing_store
     if spec.given:
         if refs is not None and spec.ref is None:
             spec = dataclasses.replace(
                 spec, ref=refs.to_ref
             )  # cherry-picks live on the release branch
-        result = pipeline.sync(app.store, repo, spec, reporter)
+        result = pipeline.sync(store, repo, spec, reporter)
         reporter.info(result.summary())
+    if window is not None:
+        pipeline.check_window(store, repo, window)
     outcome = release_notes(
-        app.store,
+        store,
         repo,
-        app.config,
+        config,
         window=window,
         refs=refs,
         worksheet=worksheet,
@@ -93,7 +99,7 @@ def release_notes_command(
         profile_name=profile_name,
     )
     emit(outcome.report.markdown, out)
-    reporter.done(outcome.summary())
+    reporter.done(f"{outcome.summary()}; stored as report {stored_id(store, outcome.report)}")
 
 
 def _range(

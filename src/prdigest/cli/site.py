@@ -31,7 +31,7 @@ def build_command(app: AppContext, out: Path, posts_dir: Path | None) -> None:
 
     if posts_dir is None and Path("posts").is_dir():
         posts_dir = Path("posts")
-    result = build_site(app.store, app.config, out, posts_dir)
+    result = build_site(app.existing_store, app.config, out, posts_dir)
     StderrReporter().done(result.summary())
 
 

@@ -6,8 +6,9 @@ import json
 
 import click
 
+from ..store.location import describe
 from ..store.status import repository_status
-from .common import AppContext, StderrReporter, pass_app
+from .common import AppContext, StderrReporter, many, pass_app
 
 
 @click.command("worker")
@@ -59,26 +60,31 @@ def worker_command(
 )
 @pass_app
 def status_command(app: AppContext, fmt: str) -> None:
-    """Repositories, their PRs and sync cursors, and the job queue."""
-    repos = repository_status(app.store)
+    """Where the database is; repositories, their PRs and sync cursors; the job queue."""
+    repos = repository_status(app.existing_store)
     jobs: list[dict[str, object]] = []
     if app.store.dialect == "postgresql":
         from ..queue import queue_counts
 
         jobs = queue_counts(app.db or "")
+    database = describe(app.db)
     if fmt == "json":
-        click.echo(json.dumps({"repositories": repos, "jobs": jobs}, indent=2, sort_keys=True))
+        data = {"database": database, "repositories": repos, "jobs": jobs}
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
+    click.echo(f"database: {database}")
     if not repos:
         click.echo("no repositories in the store")
     for repo in repos:
         span = (
-            f"{repo['first_merged']} … {repo['last_merged']}"
+            f"{repo['first_merged'][:10]}..{repo['last_merged'][:10]}"  # ISO days, as errors say
             if repo["first_merged"]
             else "no landed PRs"
         )
         click.echo(
-            f"{repo['name']}: {repo['pull_requests']} PRs ({span}), {repo['reports']} reports"
+            f"{repo['name']}: {many(repo['pull_requests'], 'PR')} and"
+            f" {many(repo['direct_pushes'], 'direct push', 'direct pushes')} ({span}),"
+            f" {many(repo['reports'], 'report')}"
         )
         for cursor in repo["cursors"]:
             click.echo(

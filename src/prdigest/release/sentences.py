@@ -237,8 +237,9 @@ _FORMS.update(
 for _noun in ("sets", "uses", "links", "logs", "prints", "returns", "exports", "builds"):
     _FORMS.pop(_noun, None)
 
-# Identifier-looking tokens that are words, not code.
-_NOT_CODE = frozenset({"e.g.", "i.e.", "etc.", "vs.", "a.k.a."})
+# Abbreviations look dotted like `torch.compile` but are words, not code: matched on the
+# token without its punctuation, so `(e.g.`, `e.g.,` and `i.e` stay prose too.
+_ABBREVIATION = re.compile(r"(?i)^(?:e\.g|i\.e|etc|vs|a\.k\.a|n\.b|cf|w\.r\.t|approx|viz)\.?$")
 _CODE_TOKEN = re.compile(
     r"""(?x)^(
         [A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_]\w*)+(?:\(\))?   # torch.compile, c10::foo, a.b()
@@ -366,12 +367,14 @@ def backtick_code(text: str) -> str:
 
 
 def _tick(token: str) -> str:
-    if not token or "://" in token or token.lower() in _NOT_CODE:
+    if not token or "://" in token:
         return token
     start = len(token) - len(token.lstrip(_LEADING_PUNCT))
     core = token[start:]
     end = len(core.rstrip(_TRAILING_PUNCT))
     core, tail = core[:end], core[end:]
+    if _ABBREVIATION.match(core):
+        return token
     if core.endswith("(") and tail.startswith(")"):
         core, tail = core + ")", tail[1:]
     if core.endswith(".") and not core.endswith("()."):

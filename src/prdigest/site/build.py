@@ -16,6 +16,8 @@ from ..config import Config
 from ..errors import ConfigError
 from ..fileio import write_atomic
 from ..store import Store
+from .entries import published_reports
+from .history import weekly_history
 from .plan import Page, plan_site
 from .posts import Post, load_assets, load_posts
 from .settings import site_settings
@@ -48,7 +50,10 @@ def build_site(
     settings = site_settings(config.section("site"))
     posts: list[Post] = load_posts(posts_dir) if posts_dir is not None else []
     assets = load_assets(posts_dir) if posts_dir is not None else []
-    return write_pages(out, plan_site(posts, store.reports(), settings, assets))
+    reports = store.reports()
+    published = {report.repo for report in published_reports(reports, settings.repos)}
+    histories = {repo: weekly_history(store, config, repo) for repo in sorted(published)}
+    return write_pages(out, plan_site(posts, reports, settings, assets, histories))
 
 
 def write_pages(out: Path, pages: Sequence[Page]) -> BuildResult:

@@ -1,4 +1,5 @@
-"""SVG bar charts of PRs per week (total and per area), made at build time from stored digests.
+"""SVG bar charts per week (PRs, reverts, contributors, PRs per area), made at build time
+from the synced PRs (site/history.py), or from stored digests where a repository has none.
 
 Accessible without JavaScript: each chart is an `<svg role="img">` with a title and a
 description that states the numbers, every bar has its own tooltip title, and the page
@@ -25,8 +26,11 @@ MAX_AREA_CHARTS = 8
 class WeekPoint:
     start: date
     end: date
-    total: int
+    total: int  # PRs (direct pushes apart)
     areas: Mapping[str, int] = field(default_factory=dict)
+    reverts: int = 0
+    contributors: int = 0
+    direct_pushes: int = 0
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,8 @@ def total_prs(context: Mapping[str, Any], areas: Mapping[str, int]) -> int:
 
 
 def weekly_series(reports: Iterable[Report]) -> list[WeekPoint]:
-    """One point per stored 7-day digest window, oldest first."""
+    """One point per stored 7-day digest window, oldest first (for a repository whose PRs
+    are not in the store; otherwise site/history.py counts every week from the PRs)."""
     points = {}
     for report in reports:
         if report.kind != "digest":
@@ -70,8 +75,22 @@ def weekly_series(reports: Iterable[Report]) -> list[WeekPoint]:
         if (end - start).days != 6:
             continue  # charts compare weeks; other windows would distort them
         areas = area_counts(report.context)
-        points[start] = WeekPoint(start, end, total_prs(report.context, areas), areas)
+        counts = report.context.get("counts")
+        counts = counts if isinstance(counts, Mapping) else {}
+        points[start] = WeekPoint(
+            start,
+            end,
+            total_prs(report.context, areas),
+            areas,
+            reverts=_int(counts.get("reverts")),
+            contributors=_int(counts.get("authors")),
+            direct_pushes=_int(counts.get("direct_pushes")),
+        )
     return [points[k] for k in sorted(points)]
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def top_areas(series: list[WeekPoint], limit: int = MAX_AREA_CHARTS) -> list[str]:
@@ -92,7 +111,20 @@ def repo_charts(repo: str, series: list[WeekPoint]) -> list[Chart]:
             f"PRs merged per week in {repo}",
             [(p.start, p.total) for p in series],
             "PRs merged",
-        )
+        ),
+        bar_chart(
+            "chart-reverts",
+            f"Reverts per week in {repo}",
+            [(p.start, p.reverts) for p in series],
+            "reverts",
+        ),
+        bar_chart(
+            "chart-contributors",
+            f"Contributors per week in {repo}",
+            [(p.start, p.contributors) for p in series],
+            "contributors",
+            summable=False,  # the same person in two weeks is one contributor, not two
+        ),
     ]
     for i, area in enumerate(top_areas(series), start=1):
         values = [(p.start, p.areas.get(area, 0)) for p in series]
@@ -101,7 +133,13 @@ def repo_charts(repo: str, series: list[WeekPoint]) -> list[Chart]:
 
 
 def bar_chart(
-    chart_id: str, title: str, values: list[tuple[date, int]], unit: str, *, css_class: str = "bar"
+    chart_id: str,
+    title: str,
+    values: list[tuple[date, int]],
+    unit: str,
+    *,
+    css_class: str = "bar",
+    summable: bool = True,
 ) -> Chart:
     """Bars at every week from the first to the last point; a week with no digest stays empty."""
     first, last = values[0][0], values[-1][0]
@@ -115,7 +153,7 @@ def bar_chart(
         f'<svg class="chart" id="{chart_id}" role="img" viewBox="0 0 {WIDTH} {HEIGHT}"'
         f' aria-labelledby="{chart_id}-title {chart_id}-desc" xmlns="http://www.w3.org/2000/svg">',
     ]
-    description = describe(values, weeks, unit)
+    description = describe(values, weeks, unit, summable)
     parts.append(f'<title id="{chart_id}-title">{escape(title)}</title>')
     parts.append(f'<desc id="{chart_id}-desc">{escape(description)}</desc>')
     for fraction in (0.0, 0.5, 1.0):
@@ -148,14 +186,15 @@ def bar_chart(
     return Chart(chart_id, title, description, "".join(parts))
 
 
-def describe(values: list[tuple[date, int]], weeks: int, unit: str) -> str:
+def describe(values: list[tuple[date, int]], weeks: int, unit: str, summable: bool = True) -> str:
     """The chart in words, for screen readers and the alt text."""
     numbers = [v for _, v in values]
     peak_week, peak = max(values, key=lambda item: (item[1], item[0]))
     missing = weeks - len(values)
+    total = f"{sum(numbers)} in total " if summable else ""
     text = (
         f"Bar chart of {unit} per week from the week of {values[0][0].isoformat()} to the week of "
-        f"{values[-1][0].isoformat()}: {sum(numbers)} in total over {len(values)} weeks, "
+        f"{values[-1][0].isoformat()}: {total}over {len(values)} weeks, "
         f"at most {peak} (week of {peak_week.isoformat()}), {values[-1][1]} in the latest week."
     )
     if missing:

@@ -100,6 +100,11 @@ def entry_from_report(report: Report, settings: SiteSettings) -> Entry:
     )
 
 
+# The quickstart's name for a clone with no GitHub origin (`quickstart/<folder>`): a
+# try-out, never published unless `[site] repos` names it.
+TRY_OUT_OWNER = "quickstart/"
+
+
 def published_reports(reports: Iterable[Report], repos: tuple[str, ...] | None) -> list[Report]:
     """One report per (repository, kind, window), for the chosen repositories."""
     best: dict[tuple[str, str, str, str], Report] = {}
@@ -107,6 +112,8 @@ def published_reports(reports: Iterable[Report], repos: tuple[str, ...] | None) 
         if report.kind not in ("digest", "release_notes"):
             continue
         if repos is not None and report.repo not in repos:
+            continue
+        if repos is None and report.repo.startswith(TRY_OUT_OWNER):
             continue
         key = (report.repo, report.kind, report.window_start, report.window_end)
         current = best.get(key)

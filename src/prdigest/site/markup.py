@@ -86,12 +86,35 @@ def _outline_from_h2(tokens: Sequence[Token]) -> None:
 
 
 def _first_paragraph(tokens: Sequence[Token], limit: int) -> str:
-    for i, token in enumerate(tokens):
+    """The first paragraph that says something: a lead-in to a list ("Candidates to
+    rewrite as this release's highlights:") is skipped with its list."""
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
         if token.type == "paragraph_open" and i + 1 < len(tokens):
             text = plain_text(tokens[i + 1].children or [])
+            after = i + 3  # paragraph_open, inline, paragraph_close
+            if (
+                text.endswith(":")
+                and after < len(tokens)
+                and tokens[after].type.endswith("_list_open")
+            ):
+                i = _past_block(tokens, after)
+                continue
             if text:
                 return shorten(text, limit)
+        i += 1
     return ""
+
+
+def _past_block(tokens: Sequence[Token], start: int) -> int:
+    """The index just after the block that opens at `start` (its matching close)."""
+    depth = 0
+    for j in range(start, len(tokens)):
+        depth += tokens[j].nesting
+        if depth == 0:
+            return j + 1
+    return len(tokens)
 
 
 def plain_text(children: Sequence[Token]) -> str:

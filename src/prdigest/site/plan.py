@@ -6,7 +6,7 @@ come from the package), so the same input always gives byte-identical pages.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -54,6 +54,7 @@ class RepoInfo:
     digests: tuple[Entry, ...]
     release_notes: tuple[Entry, ...]
     series: list[WeekPoint] = field(default_factory=list)
+    from_history: bool = False  # counted from the synced PRs, not from stored digests
 
 
 def longdate(day: date) -> str:
@@ -84,13 +85,15 @@ def plan_site(
     reports: Iterable[Report],
     settings: SiteSettings,
     assets: Sequence[tuple[str, bytes]] = (),
+    histories: Mapping[str, list[WeekPoint]] | None = None,
 ) -> list[Page]:
-    """Every page of the site; `assets` are the posts' images (path under posts/, bytes)."""
+    """Every page of the site; `assets` are the posts' images (path under posts/, bytes);
+    `histories` each repository's weeks counted from its synced PRs (site/history.py)."""
     reports = list(reports)
     entries = build_entries(posts, reports, settings)
     topics = topic_infos(entries, settings)
     topic_paths = {t.name: t.path for t in topics}
-    repos = repo_infos(entries, published_reports(reports, settings.repos))
+    repos = repo_infos(entries, published_reports(reports, settings.repos), histories or {})
     repo_paths = {r.name: r.path for r in repos}
     renderer = _Renderer(settings, topic_paths)
 
@@ -177,7 +180,14 @@ def topic_infos(entries: Sequence[Entry], settings: SiteSettings) -> list[TopicI
     return infos
 
 
-def repo_infos(entries: Sequence[Entry], reports: Sequence[Report]) -> list[RepoInfo]:
+def repo_infos(
+    entries: Sequence[Entry],
+    reports: Sequence[Report],
+    histories: Mapping[str, list[WeekPoint]] | None = None,
+) -> list[RepoInfo]:
+    """A page per repository with a published report; its charts count every week of the
+    synced history, or, for a repository whose PRs are not in the store, its digests' weeks."""
+    histories = histories or {}
     names = sorted({r.repo for r in reports})
     return [
         RepoInfo(
@@ -185,7 +195,8 @@ def repo_infos(entries: Sequence[Entry], reports: Sequence[Report]) -> list[Repo
             path=f"repos/{repo_slug(name)}.html",
             digests=tuple(e for e in entries if e.repo == name and e.kind == "digest"),
             release_notes=tuple(e for e in entries if e.repo == name and e.kind == "release_notes"),
-            series=weekly_series(r for r in reports if r.repo == name),
+            series=histories.get(name) or weekly_series(r for r in reports if r.repo == name),
+            from_history=bool(histories.get(name)),
         )
         for name in names
     ]

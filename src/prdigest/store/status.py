@@ -9,13 +9,15 @@ from .store import Store
 
 def repository_status(store: Store) -> list[dict[str, Any]]:
     rows = store.conn.execute(
-        "SELECT r.id, r.name, COUNT(p.id), MIN(p.merged_at), MAX(p.merged_at),"
+        # A commit without a PR number is a direct push: counted apart from PRs (CLI.md).
+        "SELECT r.id, r.name, COUNT(p.number), COUNT(p.id) - COUNT(p.number),"
+        " MIN(p.merged_at), MAX(p.merged_at),"
         " (SELECT COUNT(*) FROM reports t WHERE t.repo_id = r.id)"
         " FROM repositories r LEFT JOIN pull_requests p ON p.repo_id = r.id"
         " GROUP BY r.id, r.name ORDER BY r.name"
     ).fetchall()
     out = []
-    for repo_id, name, count, first, last, reports in rows:
+    for repo_id, name, prs, pushes, first, last, reports in rows:
         cursors = store.conn.execute(
             "SELECT source, value, updated_at FROM sync_cursors WHERE repo_id = ? ORDER BY source",
             (repo_id,),
@@ -23,7 +25,8 @@ def repository_status(store: Store) -> list[dict[str, Any]]:
         out.append(
             {
                 "name": name,
-                "pull_requests": int(count),
+                "pull_requests": int(prs),
+                "direct_pushes": int(pushes),
                 "first_merged": first,
                 "last_merged": last,
                 "reports": int(reports),

@@ -1,0 +1,76 @@
+"""`prdigest reports list [REPO] | show ID | delete ID [--yes]`: what is stored, and so published."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import ConfigError, SourceError, UsageError
+from ..store.location import describe
+from ..store.reports import StoredReport, delete_report, find_report, list_reports, report_markdown
+from .common import AppContext, StderrReporter, emit, pass_app
+
+
+@click.group("reports")
+def reports_group() -> None:
+    """List, show and delete stored digests and release notes (`site build` publishes them)."""
+
+
+@reports_group.command("list")
+@click.argument("repo", required=False)
+@pass_app
+def list_command(app: AppContext, repo: str | None) -> None:
+    """One stored report a line: ID, repository, kind, window, writer; newest window first."""
+    found = list_reports(app.existing_store, repo)
+    if not found:
+        of = f" of {repo}" if repo else ""
+        StderrReporter().done(f"no reports{of} stored in {describe(app.db)}")
+        return
+    width = max(len(str(report.id)) for report in found)
+    for report in found:
+        click.echo(f"{report.id:>{width}}  {report.line}")
+
+
+@reports_group.command("show")
+@click.argument("report_id", metavar="ID", type=int)
+@pass_app
+def show_command(app: AppContext, report_id: int) -> None:
+    """Print a stored report's Markdown, as it was written."""
+    markdown = report_markdown(app.existing_store, report_id)
+    if markdown is None:
+        raise _missing(report_id)
+    emit(markdown, None)
+
+
+@reports_group.command("delete")
+@click.argument("report_id", metavar="ID", type=int)
+@click.option("--yes", is_flag=True, help="Delete without asking.")
+@pass_app
+def delete_command(app: AppContext, report_id: int, yes: bool) -> None:
+    """Remove a stored report; the next `site build` no longer publishes it."""
+    store = app.existing_store
+    report = find_report(store, report_id)
+    if report is None:
+        raise _missing(report_id)
+    if not yes:
+        _confirm(report)
+    delete_report(store, report_id)
+    StderrReporter().done(
+        f"deleted report {report.id} ({report.line}); the next site build no longer publishes it"
+    )
+
+
+def _confirm(report: StoredReport) -> None:
+    if not sys.stdin.isatty():
+        raise UsageError(
+            f"deleting report {report.id} needs confirmation", "add --yes to delete it"
+        )
+    if not click.confirm(f"Delete report {report.id} ({report.line})?", err=True):
+        raise ConfigError(f"report {report.id} was not deleted", "answer y, or add --yes")
+
+
+def _missing(report_id: int) -> SourceError:
+    return SourceError(
+        f"no report {report_id} in the store", "see the stored ones with prdigest reports list"
+    )

@@ -1,0 +1,75 @@
+"""Every week of a repository's stored history, counted from its synced PRs (not from
+whichever digests happen to be stored): PRs by area, direct pushes, reverts, authors."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date, timedelta
+
+from ..classify import Profile, profile_for
+from ..config import Config
+from ..reverts import is_reland, revert_rest, undoes_a_revert
+from ..store import Store
+from ..store.history import Landed, landed_history
+from .charts import WeekPoint
+
+
+def weekly_history(store: Store, config: Config, repo: str) -> list[WeekPoint]:
+    """One point per ISO week from the first landed commit's to the last's, empty weeks
+    included. A PR's area is the one its digest stored, else the profile's rules decide
+    now (in memory: building the site writes nothing to the store)."""
+    profile = profile_for(repo, config)
+    landed = landed_history(store, repo, profile.name)
+    if not landed:
+        return []
+    areas = _areas(store, repo, landed, profile)
+    weeks: dict[date, list[Landed]] = {}
+    for row in landed:
+        weeks.setdefault(_monday(row.merged_at.date()), []).append(row)
+    first, last = min(weeks), max(weeks)
+    points = []
+    for index in range((last - first).days // 7 + 1):
+        monday = first + timedelta(days=7 * index)
+        rows = weeks.get(monday, [])
+        prs = [row for row in rows if row.number is not None]
+        points.append(
+            WeekPoint(
+                start=monday,
+                end=monday + timedelta(days=6),
+                total=len(prs),
+                areas=dict(Counter(areas[row.sha] for row in prs if row.sha in areas)),
+                reverts=sum(_is_revert(row.title) for row in rows),
+                contributors=len({row.author for row in rows if row.author}),
+                direct_pushes=len(rows) - len(prs),
+            )
+        )
+    return points
+
+
+def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) -> dict[str, str]:
+    """sha → area: stored where a digest classified it; the rest classified in one batch
+    (for the generic profile, whose areas come from the batch, that is all history)."""
+    found = {row.sha: row.area for row in landed if row.area is not None}
+    missing = [row for row in landed if row.area is None]
+    if not missing:
+        return found
+    wanted = {row.sha for row in missing}
+    start, end = missing[0].merged_at, missing[-1].merged_at + timedelta(seconds=1)
+    prs = [pr for pr in store.merged_between(repo, start, end) if pr.sha in wanted]
+    for pr, decided in zip(prs, profile.classify_all(prs), strict=True):
+        found[pr.sha or ""] = decided.area
+    return found
+
+
+def _is_revert(title: str) -> bool:
+    """As a digest counts reverts (analyze/reverts.py): undoing a revert is a reland."""
+    return (
+        revert_rest(title, prose=False) is not None
+        and not undoes_a_revert(title)
+        and not is_reland(title)
+    )
+
+
+def _monday(day: date) -> date:
+    return day - timedelta(days=day.weekday())

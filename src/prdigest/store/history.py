@@ -1,0 +1,47 @@
+"""A repository's whole landed history in one light query, for the site's weekly charts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..timeutil import parse_datetime
+from . import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Landed:
+    """One landed commit: enough to count it by week, area, revert and author."""
+
+    sha: str
+    merged_at: datetime
+    number: int | None  # None: a direct push
+    title: str
+    author: str  # e-mail, else name, else login: how a digest tells authors apart
+    area: str | None  # as stored for the profile (a digest classified it), else None
+
+
+def landed_history(store: Store, repo: str, profile: str) -> list[Landed]:
+    """Every landed commit of `repo`, oldest first, with its stored area under `profile`.
+
+    No files, labels or bodies: the site reads 8,000 rows in a few hundredths of a second,
+    and loads whole PRs only for the few no digest has classified yet."""
+    rows = store.conn.execute(
+        "SELECT p.sha, p.merged_at, p.number, p.title, p.author_email, p.author_name,"
+        " p.author_login, c.area"
+        " FROM pull_requests p JOIN repositories r ON r.id = p.repo_id"
+        " LEFT JOIN classifications c ON c.pr_id = p.id AND c.profile = ?"
+        " WHERE r.name = ? AND p.merged_at IS NOT NULL ORDER BY p.merged_at, p.id",
+        (profile, repo),
+    ).fetchall()
+    return [
+        Landed(
+            sha or "",
+            parse_datetime(merged),
+            number,
+            title or "",
+            email or name or login or "",
+            area,
+        )
+        for sha, merged, number, title, email, name, login, area in rows
+    ]
