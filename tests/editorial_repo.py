@@ -254,38 +254,12 @@ def announces_break(title: str, labels: Iterable[str] = ()) -> str:
 
 # Not components: tests, docs, CI and tooling dot-dirs, benchmarks, data, assets, configuration
 # files, vendored code.
-_NOT_COMPONENT = frozenset(
-    {
-        "test",
-        "tests",
-        "testing",
-        "test_data",
-        "testdata",
-        "fixtures",
-        "docs",
-        "doc",
-        "benchmark",
-        "benchmarks",
-        "third-party",
-        "third_party",
-        "thirdparty",
-        "vendor",
-        "vendored",
-        "generated",
-        "__pycache__",
-        "assets",
-        "res",
-        "resources",
-        "images",
-        "img",
-        "static",
-        "_static",
-        "config",
-        "configs",
-    }
-)
-
-
+_NOT_COMPONENT = frozenset({
+    "test", "tests", "testing", "test_data", "testdata", "fixtures", "docs", "doc",
+    "benchmark", "benchmarks", "third-party", "third_party", "thirdparty", "vendor",
+    "vendored", "generated", "__pycache__", "assets", "res", "resources", "images", "img",
+    "static", "_static", "config", "configs",
+})  # fmt: skip
 _TEST_NAME = re.compile(r"(?i)^(?:tests?|testing)(?:[_-]|$)|[_-]tests?$")
 
 

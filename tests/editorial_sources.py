@@ -32,13 +32,16 @@ def house_spelling(page: Page) -> list[Finding]:
     out = []
     for name in unique_names(names(page.digest)):
         problems = []
-        words = [w.strip(".,:;()") for w in name_words(name.text)]
+        raw = name_words(name.text)
+        words = [w.strip(".,:;()") for w in raw]
         for word in words:
             key = word.lower()
             house = _house_form(word, known.forms.get(key, Counter()) + forms.get(key, Counter()))
             if house:
                 problems.append(f"{word!r} (the titles write {house!r})")
-        for a, b in zip(words, words[1:], strict=False):
+        for i, (a, b) in enumerate(zip(words, words[1:], strict=False)):
+            if raw[i][-1:] in ".,:;)" or raw[i + 1][:1] == "(":
+                continue  # `Backends: Arm` is two names, not one split
             pair = (a.lower(), b.lower())
             together = known.joined[pair] + joined[pair]
             if a and b and together >= 2 and together > known.spaced[pair] + spaced[pair]:
