@@ -11,14 +11,8 @@ import math
 import re
 from collections import Counter
 
-from .cleaning import (
-    VERB_NOUNS,
-    as_clause,
-    is_verb,
-    number_word,
-    sentence_case,
-    strip_part_markers,
-)
+from ..reading import strip_part_markers
+from .english import VERB_NOUNS, as_clause, is_verb, number_word, sentence_case
 from .groups import Candidate
 from .items import STOPWORDS, Item
 

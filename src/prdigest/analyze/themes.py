@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cleaning import as_clause, sentence_case
+from .english import as_clause, sentence_case
 from .groups import MIN_SIZE, Candidate, area_words, find_candidates
 from .items import Item
 from .naming import common_phrase, describe, slot_merge, theme_name

@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import FileChange, PullRequest
-from ..titles import BRACKET_TAG, PHAB_ID, PR_REF
+from ..reading import parse_title
+from ..reading.patterns import BRACKET_TAG, PHAB_ID, PR_REF
 from .base import Profile
 from .code_index import CodeIndex
 from .rules import Decision
-from .titles import parse_title
 
 _MODULE = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")
