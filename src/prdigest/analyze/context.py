@@ -12,6 +12,7 @@ from ..timeutil import Window, to_iso
 from .items import Item, build_item, inverse_document_frequency, notable_score, title_terms
 from .notable import notable
 from .reverts import pair_reverts
+from .spelling import Spelling
 from .themes import Theme, area_themes, theme_limit
 from .trends import trends
 from .window import counts, first_time_authors
@@ -31,6 +32,7 @@ def build_context(
     (direct pushes included), `previous` those of the window before (for trends and as
     the TF-IDF background), `known_authors` the e-mails of window authors seen before."""
     descriptions = area_descriptions or {}
+    spelling = Spelling()  # the hand-kept acronyms, until the repository's own spelling
     ordered = sorted(items, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
     prs = [it for it in built if it.number is not None]
@@ -57,7 +59,7 @@ def build_context(
     theme_of: dict[int, str] = {}
     for area in sorted(by_area, key=lambda a: (-area_counts[a], a)):
         members = by_area[area]
-        themes = area_themes(members, idf, theme_limit(len(members)), area)
+        themes = area_themes(members, idf, theme_limit(len(members)), area, spelling)
         for theme in themes:
             for m in theme.members:
                 if m.number is not None:
