@@ -1,4 +1,4 @@
-"""Part markers: `[1/4]`, `1/x:`, `(2/3)`, `pt.4-6`, `Part 2 of 5`, `(group 3)`, `#2`.
+"""Part markers: `[1/4]`, `1/x:`, `(2/3)`, `PR2/N`, `pt.4-6`, `Part 2 of 5`, `(group 3)`, `#2`.
 
 A title with one is a part of a series. One pattern finds every form; a `PartForms`
 says which forms a reader takes out. The digest's series key and the release notes'
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .patterns import PR_REF, SPACES, comparable
 
-_FRACTION = r"\d+\s*/\s*(?:\d+|x|n)"
+_FRACTION = r"(?:pr\s*)?\d+\s*/\s*(?:\d+|x|n)"  # `2/3`, `1/N`, `PR2/N`
 _WORDS = r"pt|part|group|step|phase"
 _PART = re.compile(
     rf"""(?ix)
@@ -31,7 +31,7 @@ _PART = re.compile(
 # A marker anywhere (`1/n` inside the text too): the digest's "this title is a part".
 _ANY_MARKER = re.compile(rf"(?i)\b{_FRACTION}\b|\b(?:{_WORDS})\.?\s*\d+(?![\w])")
 # `[1/n]`, `[5.1/N]`: a bracket tag that is a part marker (compared without spaces).
-SERIES_TAG = re.compile(r"^\d+(?:\.\d+)?\s*/\s*(?:\d+|[nx])$", re.I)
+SERIES_TAG = re.compile(r"^(?:pr)?\d+(?:\.\d+)?\s*/\s*(?:\d+|[nx])$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
