@@ -28,6 +28,7 @@ _PART = re.compile(
     |(?P<hash>\s+\#\d{{1,2}}\s*\.?\s*$)  # a closing `#3.`
     """
 )
+_DIGIT = re.compile(r"\d")  # every marker has one: most titles are done after this check
 # A marker anywhere (`1/n` inside the text too): the digest's "this title is a part".
 _ANY_MARKER = re.compile(rf"(?i)\b{_FRACTION}\b|\b(?:{_WORDS})\.?\s*\d+(?![\w])")
 # `[1/n]`, `[5.1/N]`: a bracket tag that is a part marker (compared without spaces).
@@ -65,16 +66,17 @@ def remove_parts(text: str, forms: PartForms, replacement: str = " ") -> str:
             kept += match.group("range") + (match.group("close") or "")
         return kept + replacement
 
-    return _PART.sub(replace, text)
+    return _PART.sub(replace, text) if _DIGIT.search(text) else text
 
 
 def has_parts(text: str, forms: PartForms) -> bool:
-    return any(_finds(match, forms) for match in _PART.finditer(text))
+    matches = _PART.finditer(text) if _DIGIT.search(text) else ()
+    return any(_finds(match, forms) for match in matches)
 
 
 def has_part_marker(text: str) -> bool:
     """A part marker anywhere, `1/n` in the middle included (the digest's flag)."""
-    return _ANY_MARKER.search(text) is not None
+    return _DIGIT.search(text) is not None and _ANY_MARKER.search(text) is not None
 
 
 def strip_part_markers(clean_text: str) -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..models import PullRequest
 from .patterns import PHAB_ID, PR_REF, TRAILING_PR_REF, comparable
@@ -104,33 +105,53 @@ def _window_key(title: str) -> str:
     return comparable(PR_REF.sub("", title))
 
 
+def _by_sha(item: tuple[int, PullRequest]) -> str:
+    return item[1].sha or ""
+
+
 class LandingIndex:
     """The sequence's PRs by sha, number, title and Phabricator id (positions); `start`
-    is where the digest's window begins (for `Evidence.window_titles`)."""
+    is where the digest's window begins (for `Evidence.window_titles`). The maps are
+    built on first use: most windows hold one revert or none."""
 
     def __init__(self, prs: Sequence[PullRequest], start: int = 0) -> None:
-        self.position = {pr.sha: i for i, pr in enumerate(prs) if pr.sha}
+        self.prs, self.start = prs, start
         self.by_number: dict[int, list[int]] = {}
-        self.by_title: dict[str, list[int]] = {}
-        self.by_phab: dict[str, int] = {}
         for i, pr in enumerate(prs):
             if pr.number is not None:
                 self.by_number.setdefault(pr.number, []).append(i)
-            self.by_title.setdefault(comparable(pr.title), []).append(i)
+
+    @cached_property
+    def shas(self) -> dict[str, int]:
+        return {pr.sha: i for i, pr in sorted(enumerate(self.prs), key=_by_sha) if pr.sha}
+
+    @cached_property
+    def by_title(self) -> dict[str, list[int]]:
+        found: dict[str, list[int]] = {}
+        for i, pr in enumerate(self.prs):
+            found.setdefault(comparable(pr.title), []).append(i)
+        return found
+
+    @cached_property
+    def by_phab(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for i, pr in enumerate(self.prs):
             for value in pr.trailer("Differential Revision"):
                 for phab in PHAB_ID.findall(value):
-                    self.by_phab.setdefault(phab, i)
-        self.shas = sorted(self.position)
-        order = [*range(start, len(prs)), *range(start)]
-        self.window_first: dict[str, int] = {}
-        for i in order:
-            self.window_first.setdefault(_window_key(prs[i].title), i)
+                    found.setdefault(phab, i)
+        return found
+
+    @cached_property
+    def window_first(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for i in [*range(self.start, len(self.prs)), *range(self.start)]:
+            found.setdefault(_window_key(self.prs[i].title), i)
+        return found
 
     def sha(self, prefix: str, before: int) -> int | None:
         """The one PR before `before` whose sha starts with `prefix` (ambiguous: none)."""
         prefix = prefix.lower()
-        hits = [self.position[s] for s in self.shas if s.startswith(prefix)]
-        hits = [i for i in hits if i < before]
+        hits = [i for sha, i in self.shas.items() if sha.startswith(prefix) and i < before]
         return hits[-1] if len(hits) == 1 else None
 
     def number(self, number: int, before: int) -> int | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .patterns import TRAILING_PR_REF
 
@@ -26,6 +27,8 @@ _WRAPPER = re.compile(
     \s*[:-]?\s*(?:v\d+\b\s*:?\s*)?  # `Reland v2: X`
     (?P<rest>.*)$"""
 )
+# Every wrapper has one of these words: most titles are done after this check.
+_WORD = re.compile(r"(?i)revert|back|unland|re-?land|re-?apply|re-?commit|retake|redo")
 # A reland marker elsewhere: `[Arm] [reland] X`, or a title ending in `reland(ed)`.
 _RELAND_MARK = re.compile(r"(?i)\[\s*re-?land\d*\s*\]|\bre-?land(?:ed)?\s*$")
 # `"X" v2`, `"X (#12)" (#13)`: the quoted title and what may follow its closing quote.
@@ -51,9 +54,10 @@ class Wrapper:
         return not self.tagged and not self.bracketed
 
 
+@lru_cache(maxsize=32768)
 def read_wrapper(title: str) -> Wrapper | None:
     """The revert or reland wrapper `title` opens with, or None."""
-    match = _WRAPPER.match(title)
+    match = _WRAPPER.match(title) if _WORD.search(title) else None
     if match is None:
         return None
     return Wrapper(
