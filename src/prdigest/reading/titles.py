@@ -170,12 +170,11 @@ def _peel(text: str, how: _Peel) -> tuple[str, list[str]]:
             match
             and match.group(1).count(" ") < how.dash_names
             and len(text[match.end() :].split()) >= how.dash_words
-            and (how.dash_names > 4 or "&" not in match.group(1))
         ):
             tags.append(match.group(1).strip())
             text = text[match.end() :]
         subject = reland_subject(text) if how.reland else None
-        if subject is not None and text[len(text) - len(subject) - 1 : -len(subject)].isspace():
+        if subject is not None:
             text = subject.strip()
             if text.startswith('"'):
                 text = text.strip('"').strip()

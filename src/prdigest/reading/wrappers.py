@@ -141,8 +141,13 @@ def unwrap(title: str) -> tuple[str, str | None, bool]:
 
 def reland_subject(text: str) -> str | None:
     """For a text opening with a plain reland wrapper, what it lands again, without the
-    numbers it names (`Reapply #9841: X` → `X`); None when there is no such wrapper."""
+    numbers it names (`Reapply #9841: X` → `X`); None when there is no such wrapper or
+    nothing after it, space-separated, to describe (`Reland:X`)."""
     wrapper = read_wrapper(text)
     if wrapper is None or wrapper.kind != "reland" or not wrapper.plain:
         return None
-    return _NUMBER_LIST.sub("", wrapper.rest)
+    numbers = _NUMBER_LIST.match(wrapper.rest)
+    if numbers:
+        return wrapper.rest[numbers.end() :]
+    spaced = text[: len(text) - len(wrapper.rest)][-1:].isspace()
+    return wrapper.rest if spaced and wrapper.rest.strip() else None
