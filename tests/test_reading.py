@@ -6,8 +6,11 @@ breaks names the PR it was made for.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from digest_weeks import load
 from prdigest.analyze.groups import Candidate
 from prdigest.analyze.items import build_item
 from prdigest.analyze.naming import theme_name
@@ -19,6 +22,7 @@ from prdigest.reading import (
     RELEASE,
     Evidence,
     clean_title,
+    kind_of,
     pair_all,
     parse_title,
     quoted_title,
@@ -28,6 +32,7 @@ from prdigest.reading import (
     series_stem,
     strip_noise,
     strip_part_markers,
+    undoes_a_revert,
 )
 from prdigest.reading.parts import has_part_marker
 
@@ -93,6 +98,24 @@ def test_one_wrapper_grammar(
     assert revert_rest(title) == revert
     assert (revert_rest(title, prose=False) is not None) == wrapper_revert
     assert reland_rest(title) == reland
+
+
+def test_kind_of_reads_a_title_as_the_pairing_does(executorch_jsonl: Path) -> None:
+    assert kind_of('Revert "Revert "Split & remove extension_parallel (#8983)""') == "reland"
+    assert undoes_a_revert('Revert "Revert "Split & remove extension_parallel (#8983)""')
+    assert kind_of("Reverts the addition of `RemoveNoopPass`…") == "revert"
+    assert kind_of("Reverts the addition of `RemoveNoopPass`…", RELEASE) is None
+    assert kind_of("[reland2][ROCm] preshuffled weight mm") == "reland"
+    assert kind_of("Revert to the old pin") is None
+    prs = load(str(executorch_jsonl), "pytorch/executorch")
+    for evidence in (FULL, DIGEST):
+        paired = {
+            p.position: "reland" if p.relands or p.nested else "revert"
+            for p in pair_all(prs, evidence)
+        }
+        assert {i: kind_of(pr.title, evidence) for i, pr in enumerate(prs)} == {
+            i: paired.get(i) for i in range(len(prs))
+        }
 
 
 def test_classification_unwraps_plain_wrappers_only() -> None:

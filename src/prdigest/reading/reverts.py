@@ -90,6 +90,15 @@ class Pairing:
     original: int | None = None
 
 
+def kind_of(title: str, evidence: Evidence = FULL) -> str | None:
+    """`revert`, `reland` or None, as `pair_all` reads `title` with `evidence` (a revert
+    of a revert is a reland): for callers that count reverts without pairing them."""
+    rest = revert_rest(title, prose=evidence.prose)
+    if rest is not None:
+        return "reland" if revert_rest(unquote(rest), prose=False) is not None else "revert"
+    return "reland" if reland_rest(title) is not None else None
+
+
 def quoted_title(title: str) -> str:
     """`Revert "Revert "X (#1)""` → `X`: the innermost quoted title ('' without quotes)."""
     inner = title

@@ -99,6 +99,12 @@ def is_reland(title: str) -> bool:
     return reland_rest(title) is not None
 
 
+def undoes_a_revert(title: str) -> bool:
+    """`Revert "Revert "X""`: a revert by form, a reland by effect."""
+    rest = revert_rest(title)
+    return rest is not None and revert_rest(unquote(rest), prose=False) is not None
+
+
 def unquote(text: str) -> str:
     """`"X (#12)" (#13)` → `X`: the title inside one wrapper's quotes (a quote cut short
     by truncation is taken as it is)."""

@@ -18,8 +18,7 @@ from ..reading import (
     Groups,
     clean_title,
     comparable,
-    is_reland,
-    is_revert,
+    kind_of,
     series_key,
     series_stem,
     stack_groups,
@@ -81,7 +80,7 @@ def series_parts(members: Sequence[PullRequest], stacks: Sequence[int | None]) -
     a human merged without such a link is no part."""
     groups = Groups(len(members))
     first: dict[str, int] = {}
-    parts = [not is_reland(pr.title) and not is_revert(pr.title) for pr in members]
+    parts = [kind_of(pr.title) is None for pr in members]
     for i, pr in enumerate(members):
         if parts[i]:
             for key in series_evidence(pr, stacks[i]):
