@@ -31,9 +31,9 @@ from prdigest.classify.code_index import build_code_index
 from prdigest.classify.evaluate import train_on
 from prdigest.classify.features import Sample
 from prdigest.classify.model import load_model, save_model
-from prdigest.classify.titles import parse_title
 from prdigest.classify.worksheet import read_worksheet
 from prdigest.models import PullRequest
+from prdigest.reading import parse_title
 from prdigest.sources.jsonl import read_jsonl
 from prdigest.sources.records import parse_record
 

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from _common import AO, EXECUTORCH, need
 
 from prdigest.classify import profile_for
-from prdigest.classify.titles import parse_title
 from prdigest.config import Config
 from prdigest.models import PullRequest
+from prdigest.reading import parse_title
 from prdigest.sources.jsonl import read_jsonl
 from prdigest.sources.records import parse_record
 

@@ -22,7 +22,7 @@ from _common import AO, EXECUTORCH, need  # noqa: E402
 
 from digest_weeks import classified, classified_inputs, iso_weeks, window_of  # noqa: E402
 from prdigest.analyze import build_context  # noqa: E402
-from prdigest.analyze.cleaning import clean_title  # noqa: E402
+from prdigest.reading import clean_title  # noqa: E402
 from prdigest.timeutil import iso_week_window  # noqa: E402
 from prdigest.write.deterministic import write_digest  # noqa: E402
 

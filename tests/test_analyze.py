@@ -11,9 +11,9 @@ import pytest
 from digest_weeks import classified, classified_inputs, iso_weeks, load, week
 from prdigest.analyze import build_context
 from prdigest.analyze.claims import find_claims, normalize
-from prdigest.analyze.cleaning import clean_title, series_key
 from prdigest.analyze.symbols import find_symbols
 from prdigest.models import Classification, FileChange, PullRequest
+from prdigest.reading import RELEASE, clean_title, pair_all, series_key
 from prdigest.timeutil import Window
 
 ET = "pytorch/executorch"
@@ -165,8 +165,6 @@ def test_a_prose_revert_is_partial_and_leaves_its_target_standing(
 
 
 def test_digest_and_release_notes_agree_on_what_was_reverted(executorch_jsonl: Path) -> None:
-    from prdigest import reverts as shared
-
     context = _context(executorch_jsonl, ET, "2026-W07")
     prs = sorted(
         (pr for pr in load(str(executorch_jsonl), ET) if week("2026-W07").contains(pr.merged_at)),
@@ -174,7 +172,7 @@ def test_digest_and_release_notes_agree_on_what_was_reverted(executorch_jsonl: P
     )
     shared_reverted = {
         prs[t].number
-        for pairing in shared.pair_all(prs, prose=False)
+        for pairing in pair_all(prs, RELEASE)
         if not pairing.relands and not pairing.nested
         for t in pairing.targets
     }

@@ -10,9 +10,10 @@ import pytest
 
 from prdigest.config import Config
 from prdigest.models import FileChange, PullRequest
+from prdigest.reading import series_stem
 from prdigest.release import release_notes
 from prdigest.release.reverts import find_reverts
-from prdigest.release.sentences import series_stem, to_sentence
+from prdigest.release.sentences import to_sentence
 from prdigest.store import open_store
 from prdigest.timeutil import window_between
 

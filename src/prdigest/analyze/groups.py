@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..stacks import stack_groups
+from ..reading import stack_groups
 from .items import Item
 
 MIN_SIZE = {"series": 2, "template": 2, "tag": 2, "term": 2, "symbol": 2, "path": 3}

@@ -9,9 +9,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Classification, PullRequest
-from ..stacks import stack_numbers
+from ..reading import CleanTitle, clean_title, series_key, stack_numbers
 from .claims import find_claims
-from .cleaning import VERB_NOUNS, CleanTitle, clean_title, series_key, theme_tags
+from .english import VERB_NOUNS
 from .symbols import find_symbols
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*[A-Za-z0-9+]|[A-Za-z]")
@@ -30,6 +30,50 @@ STOPWORDS = frozenset(
     issue issues change changes minor small other misc default different missing""".split()
 )
 
+# Tags that say how a change was made, not what it is about: never a theme name.
+STOP_TAGS = frozenset(
+    {
+        "ez",
+        "easy",
+        "be",
+        "bc-breaking",
+        "bc breaking",
+        "reland",
+        "revert",
+        "wip",
+        "minor",
+        "nit",
+        "test",
+        "tests",
+        "fix",
+        "bugfix",
+        "feat",
+        "feature",
+        "chore",
+        "refactor",
+        "ci",
+        "doc",
+        "docs",
+        "lint",
+        "perf",
+        "executorch",
+        "et",
+        "ao",
+        "torchao",
+        "pytorch",
+        "title",
+        "summary",
+        "diff train",
+        "ghstack",
+        "ready",
+        "draft",
+        "1/x",
+        "2/x",
+        "3/x",
+    }
+)
+
+
 _KIND_WEIGHT = {
     "bc_breaking": 2.0,
     "new_features": 1.0,
@@ -41,6 +85,16 @@ _KIND_WEIGHT = {
     "devs": -0.4,
     "not_user_facing": -0.6,
 }
+
+
+def theme_tags(tags: tuple[str, ...]) -> list[str]:
+    """Tags usable as theme names (lower-cased keys), without process tags like `ez`."""
+    out = []
+    for tag in tags:
+        key = tag.lower().strip()
+        if key and key not in STOP_TAGS and not re.fullmatch(r"\d+\s*/\s*\w+", key):
+            out.append(key)
+    return out
 
 
 @dataclass

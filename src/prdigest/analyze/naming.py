@@ -11,16 +11,13 @@ import math
 import re
 from collections import Counter
 
-from .cleaning import (
-    VERB_NOUNS,
-    as_clause,
-    is_verb,
-    number_word,
-    sentence_case,
-    strip_part_markers,
-)
+from ..reading import strip_part_markers
+from .english import VERB_NOUNS, as_clause, is_verb, number_word, sentence_case
 from .groups import Candidate
 from .items import STOPWORDS, Item
+from .spelling import Spelling
+
+HAND_KEPT = Spelling()
 
 _PREPOSITIONS = {
     "to",
@@ -36,28 +33,6 @@ _PREPOSITIONS = {
     "when",
     "if",
     "of",
-}
-_ACRONYMS = {
-    "aot",
-    "api",
-    "ci",
-    "cpu",
-    "gpu",
-    "npu",
-    "llm",
-    "ir",
-    "io",
-    "jni",
-    "aoti",
-    "qnn",
-    "htp",
-    "glsl",
-    "spirv",
-    "cmake",
-    "hifi",
-    "mps",
-    "vgf",
-    "tosa",
 }
 _VAGUE_NAMES = {
     "pass",
@@ -262,19 +237,17 @@ _GENERIC_DIRS = {
 }
 
 
-def _pretty_dir(part: str) -> str:
+def _pretty_dir(part: str, spelling: Spelling) -> str:
     text = part.strip("_").replace("_", " ").replace("-", " ")
-    if text.lower() in _ACRONYMS:
-        return text.upper()
-    return "tests" if text.lower() == "test" else text
+    return "tests" if text.lower() == "test" else spelling.spell(text)
 
 
-def _directory_name(directory: str) -> str:
+def _directory_name(directory: str, spelling: Spelling) -> str:
     """`backends/arm/_passes` → `Arm passes`; `backends/vulkan/runtime` → `Vulkan runtime`."""
     parts = [p for p in directory.rstrip("/").split("/") if p]
-    last = _pretty_dir(parts[-1])
+    last = _pretty_dir(parts[-1], spelling)
     if parts[-1].strip("_").lower() in _GENERIC_DIRS and len(parts) >= 2:
-        parent = _pretty_dir(parts[-2])
+        parent = _pretty_dir(parts[-2], spelling)
         if parent.lower() not in {
             "backends",
             "extension",
@@ -287,9 +260,10 @@ def _directory_name(directory: str) -> str:
     return sentence_case(last)
 
 
-def theme_name(cand: Candidate, phrase: str, rep: Item) -> str:
+def theme_name(cand: Candidate, phrase: str, rep: Item, spelling: Spelling = HAND_KEPT) -> str:
+    """The theme's name; `spelling` says how the repository writes the words of a path."""
     if cand.kind == "path":
-        return f"{_directory_name(cand.label)} (`{cand.label}`)"
+        return f"{_directory_name(cand.label, spelling)} (`{cand.label}`)"
     if cand.kind == "template":
         masked = cand.key.split(":", 1)[1].split()
         words = WORDS.findall(strip_part_markers(rep.clean.text))

@@ -9,10 +9,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cleaning import as_clause, sentence_case
+from .english import as_clause, sentence_case
 from .groups import MIN_SIZE, Candidate, area_words, find_candidates
 from .items import Item
-from .naming import common_phrase, describe, slot_merge, theme_name
+from .naming import HAND_KEPT, common_phrase, describe, slot_merge, theme_name
+from .spelling import Spelling
 
 _MAX_CITED = 3
 
@@ -47,10 +48,14 @@ def theme_limit(count: int) -> int:
 
 
 def area_themes(
-    items: Sequence[Item], idf: dict[str, float], limit: int, area: str = ""
+    items: Sequence[Item],
+    idf: dict[str, float],
+    limit: int,
+    area: str = "",
+    spelling: Spelling = HAND_KEPT,
 ) -> list[Theme]:
-    """Up to `limit` themes for one area's PRs. Reverts, relands and reverted PRs are no
-    highlight: the digest reports them apart."""
+    """Up to `limit` themes for one area's PRs, named with the repository's `spelling`.
+    Reverts, relands and reverted PRs are no highlight: the digest reports them apart."""
     pool = [it for it in items if not (it.is_revert or it.reverted or it.is_reland)]
     if not pool or limit <= 0:
         return []
@@ -70,11 +75,12 @@ def area_themes(
         if best is None:
             break
         _, _, cand, members = best
-        themes.append(_make_theme(cand, [pool[i] for i in members], idf))
+        themes.append(_make_theme(cand, [pool[i] for i in members], idf, spelling))
         free -= set(members)
     singles = sorted((pool[i] for i in free), key=lambda it: (-it.score, it.number or 0))
     for item in singles[: max(0, limit - len(themes))]:
-        themes.append(_make_theme(Candidate("single", "", "", frozenset(), 1.0), [item], idf))
+        single = Candidate("single", "", "", frozenset(), 1.0)
+        themes.append(_make_theme(single, [item], idf, spelling))
     return themes
 
 
@@ -92,14 +98,16 @@ def _score(cand: Candidate, members: list[Item]) -> float:
     return n * (1.0 + 0.3 * cand.strength) + evidence
 
 
-def _make_theme(cand: Candidate, members: list[Item], idf: dict[str, float]) -> Theme:
+def _make_theme(
+    cand: Candidate, members: list[Item], idf: dict[str, float], spelling: Spelling
+) -> Theme:
     ranked = _representatives(members, idf)
     rep = ranked[0]
     series = cand.kind == "series"
     if series:
         members = sorted(members, key=lambda m: (m.number or 0, m.pr.sha or ""))
     phrase = common_phrase(members)
-    name = theme_name(cand, phrase, rep)
+    name = theme_name(cand, phrase, rep, spelling)
     sentence, used = describe(cand, members, ranked, phrase)
     cited: list[Item] = []
     for item in used + [m for m in ranked if m.claims] + ranked:

@@ -10,6 +10,7 @@ prdigest.toml); see docs/classification.md.
 
 from __future__ import annotations
 
+from ..reading import TitleInfo, normalize_tag, parse_title
 from .base import AreaKindModel, ModelPrediction, Profile
 from .generic import GenericProfile, derive_areas
 from .profile_specs import builtin_profile_for_repo, builtin_profile_names, parse_profile_text
@@ -17,7 +18,6 @@ from .profiles import load_profile, profile_for
 from .reverts import Link, link_relands, link_reverts
 from .rules import AreaRule, Decision, KindRule, RuleEngine
 from .spec import normalize_kind, normalize_name
-from .titles import TitleInfo, normalize_tag, parse_title
 
 __all__ = [
     "AreaKindModel",

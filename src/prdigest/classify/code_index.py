@@ -42,7 +42,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..fileio import write_atomic
-from ..titles import PHAB_ID, PR_REF
+from ..reading.patterns import PHAB_ID, PR_REF
 
 MAX_DIRECTORIES = 20  # a name defined in more places than this is too common to place a change
 MAX_BYTES = 2_000_000  # larger sources are generated tables, not code people name

@@ -18,17 +18,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import FileChange, PullRequest
-from ..titles import BRACKET_TAG, PHAB_ID, PR_REF
+from ..reading import parse_title
+from ..reading.patterns import BRACKET_TAG, PHAB_ID, PR_REF
+from ..reading.wrappers import read_wrapper
 from .base import Profile
 from .code_index import CodeIndex
 from .rules import Decision
-from .titles import parse_title
 
 _MODULE = re.compile(r"\btorch(?:\.[A-Za-z_]\w*)+")
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
-_REVERT = re.compile(r"(?i)^\s*(revert|back(ed)? out|reland|re-land)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,8 @@ def title_tokens(title: str) -> list[str]:
     elif numbers > 1:
         tokens.append("__cherry_pick")  # `… (#66817) (#67803)`: a branch merged back
     text = title_text(title)
-    if _REVERT.match(text):
+    wrapper = read_wrapper(text)
+    if wrapper is not None and wrapper.plain and not wrapper.prose:  # `Revert "X"`, `Reapply X`
         tokens.append("__revert")
     tokens.extend("__tag_" + _slug(tag) for tag in BRACKET_TAG.findall(text) if _slug(tag))
     for module in _MODULE.findall(text):

@@ -18,10 +18,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..models import Classification, PullRequest
+from ..reading import normalize_tag
 from .base import AreaKindModel, Profile
 from .globs import compile_globs
 from .rules import AreaRule, KindRule, RuleEngine
-from .titles import normalize_tag
 
 ORIGIN = "generic"
 MAX_DEPTH = 3

@@ -1,7 +1,7 @@
 """Reverts and relands as links to the PR they undo or redo (for analysis and digests).
 
-The matching itself is `prdigest.reverts.pair_all`, shared with analysis and release
-notes; this module only presents it as `Link`s, the shape classification exports.
+The matching itself is `reading.pair_all` (the full evidence), shared with analysis and
+release notes; this module only presents it as `Link`s, the shape classification exports.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import PullRequest
-from ..reverts import Pairing, pair_all
+from ..reading import Pairing, pair_all
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..models import Classification, PullRequest
-from .titles import TitleInfo, parse_title
+from ..reading import TitleInfo, parse_title
 
 # Evidence a trained model may not overrule (issue 4: "a rule that fires on strong evidence wins").
 STRONG_EVIDENCE = frozenset(

@@ -10,9 +10,9 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..models import KINDS
+from ..reading import normalize_tag
 from .globs import compile_globs
 from .rules import AreaRule, KindRule
-from .titles import normalize_tag
 
 AREA_KEYS = frozenset(
     {

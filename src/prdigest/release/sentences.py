@@ -1,7 +1,8 @@
 """PR title → one user-facing release-notes sentence.
 
 Titles carry routing tags (`[ET-VK][ez]`, `Arm backend:`), the PR number, ticket
-ids and series markers; release notes want the change, in one consistent mood.
+ids and series markers; release notes want the change (`reading.strip_noise` takes
+the rest off), in one consistent mood.
 PyTorch's own notes mostly use the past tense ("Added …", "Fixed …"), so every
 leading imperative, gerund or third-person verb becomes past tense.
 """
@@ -10,33 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ..titles import COLON_PREFIX, LEADING_TAGS, SPACES, comparable
+from ..reading import strip_noise
 
-_PR_REF = re.compile(r"\s*\(\s*#\d+\s*\)")
-_BRACKET_TAGS = re.compile(rf"^\s*{LEADING_TAGS}")
-# `Arm backend: …`, `Cortex-M: …`, `fix(ci): …` — a short prefix before a colon.
-_COLON_PREFIX = re.compile(rf"^\s*{COLON_PREFIX}\s*:\s+(?=\S)")
-# `Qualcomm AI Engine Direct - …`
-_DASH_PREFIX = re.compile(r"^\s*[A-Z][\w.+/]*(?: [\w.+/&]+){0,4}\s+-\s+(?=\S)")
-_TICKETS = re.compile(
-    r"(?ix)"
-    r"\s*\[?\b(?:ghstack-poisoned|skip\s+ci|ci\s+skip|codemod|wip)\b\]?"
-    r"|\s*\(?\b(?:fixes|closes|resolves):?\s+\#\d+\)?"
-    r"|\s*\(?\b[DT]\d{6,}\b\)?"
-    r"|\s*\#buildall\b"
-)
-_SERIES = re.compile(
-    r"(?ix)"
-    r"\s*[\[(]\s*\d+\s*/\s*(?:\d+|x|n)\s*[\])]"  # (2/3) [1/N]
-    r"|^\s*\d+\s*/\s*(?:\d+|x|n)\s*:?\s+"  # 1/3: …
-    r"|\s*[,;]?\s*[\[(]?\b(?:pt|part|step|phase)\.?\s*\d+\b(?:\s*(?:/|of)\s*\d+)?[\])]?"  # part 2, pt.3
-    r"|\s+\#\d{1,2}\s*\.?\s*$"  # trailing `#3.`
-)
-# `Reland X`, `Reapply "X"`, `Reapply #9841: X`, `[Reland] X`: the notes describe X.
-_RELAND = re.compile(
-    r"(?i)^\s*\[?(?:reland(?:ed)?|re-land|reapply|re-apply|retake)\]?\s*(?:v\d+\b)?"
-    r"\s*(?:#\d+(?:\s*(?:,|and)\s*#\d+)*)?\s*:?\s+(?=\S)"
-)
 _WORD = re.compile(r"^([A-Za-z][A-Za-z'-]*)(.*)$", re.S)
 
 # Leading verbs → past tense. Imperative, third person and gerund all map here.
@@ -254,54 +230,6 @@ _CODE_TOKEN = re.compile(
 )
 _TRAILING_PUNCT = ",;:!?)]'\""
 _LEADING_PUNCT = "(['\""
-
-
-def strip_noise(title: str) -> str:
-    """The title without tags, `(#N)`, ticket ids and series markers."""
-    text = SPACES.sub(" ", title).strip()
-    text = _PR_REF.sub("", text)
-    text = _TICKETS.sub("", text)
-    for _ in range(4):  # prefixes stack: `[ET-VK][ez] Cortex-M: …`
-        before = text
-        match = _BRACKET_TAGS.match(text)
-        if match and text[match.end() :].strip():
-            text = text[match.end() :]
-        match = _COLON_PREFIX.match(text)
-        if (
-            match
-            and len(text) - match.end() >= 8
-            and not _looks_like_code(match.group(0).strip(" :"))
-        ):
-            text = text[match.end() :]
-        match = _DASH_PREFIX.match(text)
-        if match and len(text[match.end() :].split()) >= 2:
-            text = text[match.end() :]
-        match = _RELAND.match(text)
-        if match:
-            text = text[match.end() :].strip()
-            if text.startswith('"'):
-                text = text.strip('"').strip()
-        if text == before:
-            break
-    text = _SERIES.sub("", text)
-    text = SPACES.sub(" ", text).strip().rstrip(".").strip()
-    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
-        text = text[1:-1].strip()
-    text = text.rstrip(" -–:,")
-    return text or SPACES.sub(" ", _PR_REF.sub("", title)).strip()
-
-
-def _looks_like_code(prefix: str) -> bool:
-    return "." in prefix or "::" in prefix or ("_" in prefix and " " not in prefix)
-
-
-def series_stem(title: str) -> str | None:
-    """For a title with a part marker (`[2/3]`, `part 2`, `(1/N)`), the title without it,
-    lower-cased: PRs sharing a stem did one thing. None when there is no marker."""
-    text = _PR_REF.sub("", SPACES.sub(" ", title)).strip()
-    if not _SERIES.search(text):
-        return None
-    return comparable(re.sub(r"\([^()]*\)", " ", _SERIES.sub(" ", text)))
 
 
 def past_tense(text: str) -> str:

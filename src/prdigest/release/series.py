@@ -1,10 +1,10 @@
 """Series in the release notes: PRs that made one change in parts become one entry.
 
 Three kinds of evidence tie PRs into a series, the digest's own (`analyze.groups`):
-- the same ghstack stack (each body lists the stack's PRs; `prdigest.stacks`);
+- the same ghstack stack (each body lists the stack's PRs; `reading.stacks`);
 - part markers with the same title around them (`[1/3] X` … `[3/3] X`);
 - the same author and the same title once markers and numbers are gone
-  (`analyze.cleaning.series_key`: `Add op A (1)` / `Add op A (2)`).
+  (`reading.series_key`: `Add op A (1)` / `Add op A (2)`).
 Drafting also joins identical sentences (a duplicate is no series). Everything here
 reads PR titles and bodies only, so a drafted and an applied worksheet agree.
 """
@@ -13,12 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..analyze.cleaning import clean_title, series_key
 from ..models import Classification, PullRequest
-from ..reverts import is_reland, is_revert
-from ..stacks import Groups, stack_groups, stack_numbers
-from ..titles import PR_REF, comparable
-from .sentences import series_stem
+from ..reading import (
+    Groups,
+    clean_title,
+    comparable,
+    kind_of,
+    series_key,
+    series_stem,
+    stack_groups,
+    stack_numbers,
+)
+from ..reading.patterns import PR_REF
 
 _WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 
@@ -74,7 +80,7 @@ def series_parts(members: Sequence[PullRequest], stacks: Sequence[int | None]) -
     a human merged without such a link is no part."""
     groups = Groups(len(members))
     first: dict[str, int] = {}
-    parts = [not is_reland(pr.title) and not is_revert(pr.title) for pr in members]
+    parts = [kind_of(pr.title) is None for pr in members]
     for i, pr in enumerate(members):
         if parts[i]:
             for key in series_evidence(pr, stacks[i]):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..analyze.cleaning import number_word, plural, sentence_case
+from ..analyze.english import number_word, plural, sentence_case
 from ..render.markdown import code, inline, plain, render_template, table_cell
 from .digest_blocks import Ledger, check, closing, empty, people, reverts, trends
 

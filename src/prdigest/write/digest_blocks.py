@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ..analyze.claims import normalize
-from ..analyze.cleaning import plural
+from ..analyze.english import plural
 from ..errors import TemplateError
 from ..render.markdown import code, inline, plain
 

@@ -1,8 +1,8 @@
-"""Title patterns every part of prdigest reads the same way.
+"""The pieces of a PR title every reader agrees on: `(#N)` references, `[tags]`, short
+`Area:` prefixes, Phabricator ids, and the comparison key for titles.
 
-Analysis, classification and release notes each clean titles for their own purpose
-(theme tags, model features, past-tense sentences); the pieces they agree on live here
-so a fix to, say, the `(#N)` pattern reaches all of them.
+A fix to one of them (say, the `(#N)` pattern) reaches classification, analysis and
+release notes at once.
 """
 
 from __future__ import annotations
@@ -22,8 +22,14 @@ COLON_PREFIX = r"[A-Za-z][\w.+/\- ]{0,30}?(?:\([\w\-/ ]{1,20}\))?!?"
 # A Phabricator diff id `D12345678` (the group is the number).
 PHAB_ID = re.compile(r"\bD(\d{6,})\b")
 SPACES = re.compile(r"\s+")
+_SEPARATORS = re.compile(r"[\s_\-]+")
 
 
 def comparable(text: str) -> str:
     """A key for comparing titles and sentences: lower case, letters and digits only."""
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def normalize_tag(text: str) -> str:
+    """`ET-VK`, `et_vk`, ` Et vk ` → `et vk`: tags compare after this."""
+    return _SEPARATORS.sub(" ", text.strip().lower()).strip()

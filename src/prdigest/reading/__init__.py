@@ -1,0 +1,43 @@
+"""Reading PR titles and bodies: the ground floor every stage reads them through.
+
+`titles` (tags, prefixes, conventional types, cleaned text), `wrappers` (revert and
+reland wrappers), `parts` (part markers and series keys), `reverts` (which earlier PR a
+revert or reland undoes or redoes), `stacks` (ghstack stacks), `patterns` (the shared
+pieces). Pure: imports only the models.
+"""
+
+from .parts import series_key, series_stem, strip_part_markers
+from .patterns import comparable, normalize_tag
+from .reverts import DIGEST, FULL, RELEASE, Evidence, Pairing, kind_of, pair_all, quoted_title
+from .stacks import Groups, stack_groups, stack_numbers
+from .titles import CleanTitle, TitleInfo, clean_title, parse_title, strip_noise
+from .wrappers import is_reland, is_revert, reland_rest, revert_rest, undoes_a_revert
+
+__all__ = [
+    "DIGEST",
+    "FULL",
+    "RELEASE",
+    "CleanTitle",
+    "Evidence",
+    "Groups",
+    "Pairing",
+    "TitleInfo",
+    "clean_title",
+    "comparable",
+    "is_reland",
+    "is_revert",
+    "kind_of",
+    "normalize_tag",
+    "pair_all",
+    "parse_title",
+    "quoted_title",
+    "reland_rest",
+    "revert_rest",
+    "series_key",
+    "series_stem",
+    "stack_groups",
+    "stack_numbers",
+    "strip_noise",
+    "strip_part_markers",
+    "undoes_a_revert",
+]

@@ -1,0 +1,226 @@
+"""Read a PR title: revert/reland wrappers, bracket tags, `Component:` prefixes,
+conventional-commit types, part markers, and the text that says what changed.
+
+`parse_title` is the one structured reading (classification reads its fields). The
+digest and the release notes each want a cleaned text, made by one peeler (`_peel`)
+with the options below stating where they differ:
+
+- the digest keeps the wrapper (`Revert "X"` is listed as such) and a short dash prefix
+  (`Qualcomm AI Engine Direct - GA Whisper`); it peels `1/x:` and `snake_case:` prefixes;
+- the release notes describe the change itself: they drop a reland wrapper, ticket
+  ids and part markers, and keep a prefix that looks like code (`elementwise_util: …`).
+
+Pure and fast: every regex is compiled at import time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .parts import RELEASE_PARTS, SERIES_TAG, has_part_marker, remove_parts
+from .patterns import (
+    BRACKET_TAG,
+    COLON_PREFIX,
+    LEADING_TAGS,
+    SPACES,
+    TRAILING_PR_REF,
+    normalize_tag,
+)
+from .wrappers import reland_subject, unwrap
+
+# `(#123)`, `( #123 )` anywhere.
+_PR_REF = re.compile(r"\s*\(\s*#\d+\s*\)")
+_TAGS = re.compile(rf"^\s*({LEADING_TAGS})")
+_COLON = re.compile(rf"^\s*({COLON_PREFIX})\s*:\s+(?=\S)")  # `Arm backend: …`, `fix(ci): …`
+_DASH = re.compile(r"^\s*([A-Z][\w.+/]*(?: [\w.+/&]+){0,4}?)\s+-\s+(?=\S)")  # `Qualcomm … - …`
+_LEADING_PART = re.compile(r"(?i)^\s*(\d+\s*/\s*(?:\d+|x|n))\s*:?\s+")  # `1/x: …`
+# Ticket ids and bot words: `[ghstack-poisoned]`, `(fixes #12)`, `D12345678`, `#buildall`.
+_TICKETS = re.compile(
+    r"""(?ix)\s*\[?\b(?:ghstack-poisoned|skip\s+ci|ci\s+skip|codemod|wip)\b\]?
+    |\s*\(?\b(?:fixes|closes|resolves):?\s+\#\d+\)? |\s*\(?\b[DT]\d{6,}\b\)? |\s*\#buildall\b"""
+)
+# classification's reading: tags anywhere, `fix(scope)!:`, one `Component:` / `… - ` prefix.
+_CLASSIFY_TAGS = re.compile(r"^(?:\s*\[[^\[\]]{1,60}\]\s*[:-]?)+\s*")
+_CONVENTIONAL = re.compile(r"^(?P<type>[A-Za-z]+)(?:\((?P<scope>[^()]{1,40})\))?(?P<bang>!)?:\s+")
+_PREFIX = re.compile(r"^(?P<name>[A-Za-z][\w./+#-]*(?: [\w./+#-]+){0,4}?)\s*(?::\s+| - )")
+_RELAND_TAGS = frozenset({"reland", "reland2", "reland 2", "re land", "reapply", "retake"})
+
+CONVENTIONAL_TYPES = frozenset(
+    "feat feature fix bugfix perf docs doc test tests ci chore refactor build style revert "
+    "deps security".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TitleInfo:
+    raw: str
+    inner: str  # revert/reland wrapper removed
+    clean: str  # inner without leading tags, prefix and `(#N)`: for wording rules and display
+    body: str  # like `clean` but keeping a `Component:` prefix (`Fix UnboundLocalError: …` is no component)
+    tags: tuple[str, ...]  # normalized bracket tags, in title order (compound tags also split)
+    leading_tags: int  # how many of `tags` precede the text (and any `Component:` prefix)
+    prefix: str | None  # normalized `Component:` prefix (not a conventional type)
+    conventional_type: str | None  # `fix`, `feat`, … (lower case)
+    conventional_scope: str | None  # normalized scope of `fix(scope):`
+    breaking: bool  # `feat!:` style marker
+    revert_of: str | None  # the reverted title when this is a revert
+    reland: bool
+    series: str | None  # `1/n`, `2/12` … when the title carries one
+
+
+@lru_cache(maxsize=32768)
+def parse_title(title: str) -> TitleInfo:
+    raw = title.strip()
+    inner, revert_of, reland = unwrap(raw)
+    tags: list[str] = []
+    series = None
+    leading = _CLASSIFY_TAGS.match(inner)
+    leading_end = leading.end() if leading else 0
+    leading_count = 0
+    for found in BRACKET_TAG.finditer(inner):
+        tag = found.group(1)
+        norm = normalize_tag(tag)
+        if SERIES_TAG.match(norm.replace(" ", "")):
+            series = norm.replace(" ", "")
+            continue
+        if norm in _RELAND_TAGS:
+            reland = True
+        tags.append(norm)
+        for part in re.split(r"[/,&+]", tag):  # `[EE/BE]`, `[CI][binary-size]`
+            piece = normalize_tag(part)
+            if piece and piece != norm and piece not in tags:
+                tags.append(piece)
+        if found.end() <= leading_end:
+            leading_count = len(tags)
+    text = TRAILING_PR_REF.sub("", _CLASSIFY_TAGS.sub("", inner))
+    conventional_type = scope = prefix = None
+    breaking = False
+    match = _CONVENTIONAL.match(text)
+    if match and match.group("type").lower() in CONVENTIONAL_TYPES:
+        conventional_type = match.group("type").lower()
+        scope = normalize_tag(match.group("scope")) if match.group("scope") else None
+        breaking = bool(match.group("bang"))
+        text = text[match.end() :]
+    body = text.strip()
+    if conventional_type is None:
+        match = _PREFIX.match(text)
+        if match:
+            prefix = normalize_tag(match.group("name"))
+            text = text[match.end() :]
+    clean = _CLASSIFY_TAGS.sub("", text).strip() or inner
+    return TitleInfo(
+        raw,
+        inner,
+        clean,
+        body,
+        tuple(tags),
+        leading_count,
+        prefix,
+        conventional_type,
+        scope,
+        breaking,
+        revert_of,
+        reland,
+        series,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Peel:
+    """How eagerly a reader peels routing noise off the front of a title."""
+
+    tags_alone: bool  # peel tags even when nothing follows them (the caller falls back)
+    code_prefix: bool  # peel a prefix that looks like code: `gemma4_31b: add …`
+    leading_part: bool  # peel `1/x:` (kept as a tag)
+    dash_words: int  # words a `Component - ` prefix must leave behind
+    dash_names: int  # words the component name may have
+    reland: bool  # peel `Reland`/`Reapply #N:` and the quotes around what it lands
+
+
+_DIGEST = _Peel(
+    tags_alone=True, code_prefix=True, leading_part=True, dash_words=3, dash_names=4, reland=False
+)
+_RELEASE = _Peel(
+    tags_alone=False, code_prefix=False, leading_part=False, dash_words=2, dash_names=5, reland=True
+)
+
+
+def _peel(text: str, how: _Peel) -> tuple[str, list[str]]:
+    """Strip leading `[tags]`, `Area:` and `Area -` prefixes (they stack: `[ET-VK][ez]
+    Cortex-M: …`); return the rest and what was stripped, as written."""
+    tags: list[str] = []
+    for _ in range(4):
+        before = text
+        match = _TAGS.match(text)
+        if match and (how.tags_alone or text[match.end() :].strip()):
+            tags.extend(t.strip() for t in BRACKET_TAG.findall(match.group(1)))
+            text = text[match.end() :]
+        match = _COLON.match(text)
+        if match and len(text) - match.end() >= 8 and (how.code_prefix or not _code(match[1])):
+            tags.append(match.group(1).strip())
+            text = text[match.end() :]
+        match = _LEADING_PART.match(text) if how.leading_part else None
+        if match:
+            tags.append(match.group(1).strip())
+            text = text[match.end() :]
+        match = _DASH.match(text)
+        if (
+            match
+            and match.group(1).count(" ") < how.dash_names
+            and len(text[match.end() :].split()) >= how.dash_words
+        ):
+            tags.append(match.group(1).strip())
+            text = text[match.end() :]
+        subject = reland_subject(text) if how.reland else None
+        if subject is not None:
+            text = subject.strip()
+            if text.startswith('"'):
+                text = text.strip('"').strip()
+        if text == before:
+            break
+    return text, tags
+
+
+def _code(prefix: str) -> bool:
+    prefix = prefix.strip(" :")
+    return "." in prefix or "::" in prefix or ("_" in prefix and " " not in prefix)
+
+
+@dataclass(frozen=True)
+class CleanTitle:
+    text: str  # the change itself, first letter upper-cased
+    tags: tuple[str, ...]  # stripped tags and prefixes, in order, as written
+    series_marker: bool  # `[1/4]`, `pt.2`, `(group 3)` …
+
+
+def clean_title(title: str, number: int | None = None) -> CleanTitle:
+    """The digest's reading: strip `(#N)`, leading `[tags]` and `Area:`/`Area -` prefixes;
+    keep them as tags.
+
+    A title that is only tags stays as written (minus `(#N)`); one that is only `(#N)`
+    becomes `PR #<number>` (`number` is the PR's own), so no bullet is ever empty."""
+    text = _PR_REF.sub("", TRAILING_PR_REF.sub("", SPACES.sub(" ", title).strip()))
+    marker = has_part_marker(text)
+    text, tags = _peel(text, _DIGEST)
+    text = text.strip().rstrip(".").strip()
+    if not text:  # the whole title was tags: keep it as written
+        text = _PR_REF.sub("", TRAILING_PR_REF.sub("", SPACES.sub(" ", title))).strip()
+        text = SPACES.sub(" ", text).strip(" .:-")
+    if not text:
+        text = f"PR #{number}" if number is not None else "Untitled change"
+    return CleanTitle(text=text[:1].upper() + text[1:], tags=tuple(tags), series_marker=marker)
+
+
+def strip_noise(title: str) -> str:
+    """The release notes' reading: the change itself, without tags, prefixes, `(#N)`,
+    ticket ids, a reland wrapper and part markers."""
+    text = _TICKETS.sub("", _PR_REF.sub("", SPACES.sub(" ", title).strip()))
+    text, _ = _peel(text, _RELEASE)
+    text = remove_parts(text, RELEASE_PARTS, "")
+    text = SPACES.sub(" ", text).strip().rstrip(".").strip()
+    if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        text = text[1:-1].strip()
+    text = text.rstrip(" -–:,")
+    return text or SPACES.sub(" ", _PR_REF.sub("", title)).strip()
