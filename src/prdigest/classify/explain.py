@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..models import PullRequest
+from ..reading import TitleInfo, parse_title
 from .rules import Decision, PathVote, RuleEngine
-from .titles import TitleInfo, parse_title
 
 # How a person reads each kind of evidence.
 EVIDENCE = {

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 from ..classify import Profile, profile_for
 from ..config import Config
-from ..reverts import is_reland, revert_rest, undoes_a_revert
+from ..reading import DIGEST, kind_of
 from ..store import Store
 from ..store.history import Landed, landed_history
 from .charts import WeekPoint
@@ -63,12 +63,8 @@ def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) 
 
 
 def _is_revert(title: str) -> bool:
-    """As a digest counts reverts (analyze/reverts.py): undoing a revert is a reland."""
-    return (
-        revert_rest(title, prose=False) is not None
-        and not undoes_a_revert(title)
-        and not is_reland(title)
-    )
+    """As a digest counts reverts: undoing a revert is a reland."""
+    return kind_of(title, DIGEST) == "revert"
 
 
 def _monday(day: date) -> date:
