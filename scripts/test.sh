@@ -51,5 +51,7 @@ python3 -m ruff check src tests benchmarks
 python3 -m ruff format --check src tests benchmarks
 echo "== mypy" >&2
 python3 -m mypy
+echo "== import contracts (pyproject.toml [tool.importlinter])" >&2
+lint-imports --no-cache
 echo "== pytest" >&2
 python3 -m pytest -q "$@"
