@@ -32,8 +32,11 @@ class RecordingReporter(SilentReporter):
     def __init__(self) -> None:
         self.lines: list[str] = []
 
-    def progress(self, done: int, total: int | None, what: str) -> None:
-        self.lines.append(f"progress {done}/{total} {what}")
+    def progress(self, done: int, total: int | None, what: str, detail: str = "") -> None:
+        self.lines.append(f"progress {done}/{total} {what}; {detail}")
+
+    def waiting(self, left: float, why: str) -> None:
+        self.lines.append(f"waiting {left:g} {why}")
 
     def info(self, message: str) -> None:
         self.lines.append(f"info {message}")

@@ -207,9 +207,10 @@ def test_primary_rate_limit_waits_with_a_countdown(ao_jsonl: Path, tmp_path: Pat
         fake.inject("primary", path="/pulls", after=3, reset_in=5)
         github_sync(_store(tmp_path, "db"), fake, api="rest", reporter=reporter, sleeps=sleeps)
     assert 4 <= sum(sleeps) <= 8  # until the reset (+1 s), in one-second steps
-    assert any("rate limit is used up" in line for line in reporter.lines)
-    countdown = [line for line in reporter.lines if "seconds left to wait" in line]
-    assert len(countdown) >= 4
+    countdown = [float(line.split()[1]) for line in reporter.lines if line.startswith("waiting")]
+    assert all("rate limit is used up" in line for line in reporter.lines if "waiting" in line)
+    assert len(countdown) >= 5 and countdown == sorted(countdown, reverse=True)
+    assert countdown[0] >= 4 and countdown[-1] == 0  # counted down second by second, then over
 
 
 def test_no_wait_stops_cleanly_and_the_next_run_finishes(

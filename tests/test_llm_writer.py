@@ -44,7 +44,10 @@ class Recorder:
         self.warnings: list[str] = []
         self.infos: list[str] = []
 
-    def progress(self, done: int, total: int | None, what: str) -> None:
+    def progress(self, done: int, total: int | None, what: str, detail: str = "") -> None:
+        pass
+
+    def waiting(self, left: float, why: str) -> None:
         pass
 
     def info(self, message: str) -> None:

@@ -376,6 +376,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "rateLimit": {"cost": 1, "remaining": 4999, "resetAt": _iso(datetime.now(UTC))},
                 "repository": {
                     "pullRequests": {
+                        "totalCount": len(pulls),
                         "pageInfo": {"hasNextPage": start + first < len(pulls), "endCursor": end},
                         "nodes": [_graphql_node(p) for p in chunk],
                     }

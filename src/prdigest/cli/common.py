@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -18,6 +19,10 @@ from ..ingest import SourceSpec
 from ..store import Store, open_store
 from ..store.location import sqlite_path
 from ..timeutil import parse_date
+
+if TYPE_CHECKING:
+    from .progress import PlainLines
+    from .progress_bars import Bars
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,32 +64,63 @@ pass_app = click.make_pass_decorator(AppContext)
 
 
 class StderrReporter:
-    """Progress on stderr, only on a TTY; warnings always."""
+    """Talk on stderr. Progress: a rich bar on a terminal (rich is imported once a bar is
+    shown), plain lines otherwise (`progress.PlainLines`); running commentary only on a
+    terminal; warnings and the closing summary always. `show_progress=False`: no counts
+    (a worker's concurrent jobs), only waits."""
 
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
+    def __init__(self, *, show_progress: bool = True) -> None:
+        self.tty = sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+        self.show_progress = show_progress
+        self._bars: Bars | None = None
+        self._lines: PlainLines | None = None
+        context = click.get_current_context(silent=True)
+        if context is not None:  # an error or Ctrl-C: the bar goes before the message
+            context.call_on_close(self.close)
 
-    def progress(self, done: int, total: int | None, what: str) -> None:
-        if self.tty:
-            suffix = f"/{total}" if total else ""
-            click.echo(f"\r  {done}{suffix} {what}", err=True, nl=False)
+    def progress(self, done: int, total: int | None, what: str, detail: str = "") -> None:
+        if self.show_progress:
+            self._display().progress(done, total, what, detail)
+
+    def waiting(self, left: float, why: str) -> None:
+        self._display().waiting(left, why)
 
     def info(self, message: str) -> None:
-        """Running commentary: a terminal shows it; a log keeps only warnings and the summary."""
+        """Running commentary (a step is over: its bar goes): a terminal shows it; a log
+        keeps only warnings, waits and the summary."""
         if self.tty:
-            self._clear_line()
+            self.close()
             click.echo(message, err=True)
 
     def warn(self, message: str) -> None:
-        click.echo(f"Warning: {message}", err=True)
+        if self._bars is not None:
+            self._bars.print(f"Warning: {message}")
+        else:
+            click.echo(f"Warning: {message}", err=True)
 
     def done(self, message: str) -> None:
-        self._clear_line()
+        self.close()
         click.echo(message, err=True)
 
-    def _clear_line(self) -> None:
-        if self.tty:
-            click.echo("\r\033[K", err=True, nl=False)
+    def close(self) -> None:
+        """End the step's progress: its bar goes; the next step's is measured afresh."""
+        bars, self._bars, self._lines = self._bars, None, None
+        if bars is not None:
+            bars.close()
+
+    def _display(self) -> Bars | PlainLines:
+        # Loaded once there is progress to show: most commands never do, and start-up stays fast.
+        if not self.tty:
+            if self._lines is None:
+                from .progress import PlainLines
+
+                self._lines = PlainLines(lambda line: click.echo(line, err=True))
+            return self._lines
+        if self._bars is None:
+            from .progress_bars import Bars
+
+            self._bars = Bars()
+        return self._bars
 
 
 SYNC_SINCE_HELP = "Oldest activity to fetch (YYYY-MM-DD, UTC)."

@@ -50,7 +50,7 @@ def worker_command(
         until_empty=until_empty,
         heartbeat=heartbeat,
         stalled_after=stalled_after,
-        reporter=StderrReporter(),
+        reporter=StderrReporter(show_progress=False),  # concurrent jobs: their waits, no counts
     )
 
 

@@ -3,15 +3,22 @@ committed commit."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
 from ..reporting import Reporter
 from ..sources import git as git_source  # looked up at each call (tests replace it)
+from ..sources.git_count import CommitCount
 from ..sources.spec import SourceSpec
 from ..store import Store
 from .records import ingest_records, resume_from
 from .result import SyncResult
+
+# Seconds a sync runs before the commits it reads are counted for the progress total:
+# a shorter one needs no total and pays nothing for it (`git rev-list` costs ~5% of
+# `git log`'s CPU on a 2,000-commit history).
+COUNT_AFTER = 1.0
 
 
 def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> SyncResult:
@@ -20,21 +27,42 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
     ref_name, head = git_source.resolve_ref(clone, spec.ref)
     source = f"git:{clone.resolve()}:{ref_name}"
     after, floor = resume_from(store.get_cursor(repo, source), spec.since)
+    count = CommitCount(clone)  # the progress total, counted beside the log
 
     def records() -> Iterator[tuple[str, dict[str, Any]]]:
         for raw in git_source.iter_git_records(
-            clone, repo, ref=spec.ref, since=spec.since, after_sha=after or None, head=head
+            clone,
+            repo,
+            ref=spec.ref,
+            since=spec.since,
+            after_sha=after or None,
+            head=head,
+            on_range=count.set_range,
         ):
             yield f"{clone}@{str(raw.get('sha', '?'))[:12]}", raw
 
-    return ingest_records(
-        store,
-        repo,
-        source,
-        "git",
-        records(),
-        spec.since,
-        reporter,
-        lambda _w, raw: str(raw["sha"]),
-        floor,
-    )
+    started = time.monotonic()
+
+    def progress(read: int, finished: bool) -> None:
+        if finished:
+            total: int | None = read  # what was read is the whole of it
+        elif time.monotonic() - started >= COUNT_AFTER:
+            total = count.poll()  # the first call starts the count, the next ones read it
+        else:
+            total = None
+        reporter.progress(read, total, "commits")
+
+    try:
+        return ingest_records(
+            store,
+            repo,
+            source,
+            "git",
+            records(),
+            spec.since,
+            progress,
+            lambda _w, raw: str(raw["sha"]),
+            floor,
+        )
+    finally:
+        count.close()

@@ -23,7 +23,7 @@ from ..errors import ConfigError
 from ..reporting import Reporter
 from ..sources.github import rest
 from ..sources.github.client import DEFAULT_API_URL, GitHubClient, github_token
-from ..sources.github.listing import ListingCursor, Probe, PullListing, updated_at
+from ..sources.github.listing import ListingCursor, ListingPage, Probe, PullListing, updated_at
 from ..sources.spec import SourceSpec
 from ..store import Store, UpsertCounts
 from ..store import github_store as gs
@@ -149,12 +149,20 @@ class GitHubSync:
             self.pages += 1
             return
         start = ListingCursor(page=int(seg["page"]), after=seg.get("after"))
+        # A backfill walks the whole listing, so its size is the total to show; a pass
+        # that stops at the watermark or --since ends at a page no one can tell, and a
+        # resumed GraphQL pass does not know how far down its cursor is.
+        whole = seg["stop"] is None and start.after is None
+        walked = 0  # GraphQL: listing items walked in this pass (its total is in PRs)
         for page in self.listing.pages(start, probe.first if probe is not None else None):
             items = page.items
             self.pages += 1
+            walked += len(items)
             if seg["top"] is None:
                 seg["top"] = updated_at(items[0]) if items else None
             changed, reached_stop = self._changed(items, seg["stop"])
+            if changed:  # its PRs' files come next, a request each: show where we are first
+                self._report(page, walked - len(items), whole, before=True)
             prs = self.listing.pull_requests(changed)
             seg.update(page=page.next.page, after=page.next.after)
             done = reached_stop or not page.has_next or not items
@@ -171,15 +179,23 @@ class GitHubSync:
                 else:
                     state["pending"] = {k: v for k, v in seg.items() if k in _PENDING_KEYS}
                 gs.save_state(self.store, self.repo, state)
-            left = self.client.remaining
-            self.reporter.progress(
-                self.result.read,
-                None,
-                f"PRs from GitHub, page {self.pages}"
-                + (f", {left} requests left" if left is not None else ""),
-            )
+            self._report(page, walked, whole)
             if done:
                 return
+
+    def _report(self, page: ListingPage, walked: int, whole: bool, before: bool = False) -> None:
+        """REST counts pages (numbered, so a resumed pass knows its place), GraphQL the
+        PRs walked; the total is the listing's size when the pass walks all of it.
+        `before`: the page is listed but its PRs are not stored yet."""
+        left = self.client.remaining
+        requests = [f"{left:,} requests left"] if left is not None else []
+        if self.api == "rest":
+            total = page.last_page if whole else None
+            detail = ", ".join([f"{self.result.read:,} PRs", *requests])
+            self.reporter.progress(page.next.page - 1 - before, total, "pages", detail)
+        else:
+            total = page.total_count if whole else None
+            self.reporter.progress(walked, total, "PRs", ", ".join(requests))
 
     def _probe(self, seg: dict[str, Any]) -> Probe | None:
         """Ask whether anything changed since the last complete pass (a 304 is free).

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..reporting import Reporter
-from ..sources.jsonl import read_jsonl
+from ..sources.jsonl import JsonlFile, read_jsonl
 from ..store import Store
 from .records import ingest_records, resume_from
 from .result import SyncResult
@@ -24,12 +24,19 @@ def sync_jsonl(
     if start_line and not _line_has_sha(path, start_line, last_sha):
         start_line = 0  # the file changed under us: re-read it all (upserts are idempotent)
 
+    file = JsonlFile(path)
+
     def records() -> Iterator[tuple[str, dict[str, Any]]]:
-        for line, raw in read_jsonl(path, start_line):
+        for line, raw in file.records(start_line):
             yield f"{path}:{line}|{line}", raw
 
+    def progress(read: int, finished: bool) -> None:
+        # The file's size is the total (the records in it are not known until read).
+        done = file.size if finished else file.bytes_read()
+        reporter.progress(done, file.size, "bytes", f"{read:,} records")
+
     return ingest_records(
-        store, repo, source, "jsonl", records(), since, reporter, _jsonl_cursor_value, floor
+        store, repo, source, "jsonl", records(), since, progress, _jsonl_cursor_value, floor
     )
 
 

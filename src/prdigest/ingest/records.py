@@ -12,7 +12,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..models import PullRequest
-from ..reporting import Reporter
 from ..sources.records import parse_record
 from ..store import Store, UpsertCounts
 from ..timeutil import to_iso
@@ -23,6 +22,10 @@ if TYPE_CHECKING:
 
 BATCH = 500  # records per transaction: an interrupted sync keeps every committed batch
 PIECE = 50  # records written at a time within a batch's transaction (SQLite)
+PROGRESS_EVERY = 100  # records read between progress reports
+
+# Told the records read so far, and whether the source is exhausted (the last report).
+Progress = Callable[[int, bool], None]
 
 
 def resume_from(stored: str | None, since: datetime | None) -> tuple[str, str]:
@@ -52,11 +55,13 @@ def ingest_records(
     kind: str,
     records: Iterable[tuple[str, dict[str, Any]]],
     since: datetime | None,
-    reporter: Reporter,
+    progress: Progress,
     cursor_of: Callable[[str, dict[str, Any]], str],
     floor: str,
 ) -> SyncResult:
-    """Parse and store in batches; each batch and its cursor commit together."""
+    """Parse and store in batches; each batch and its cursor commit together. Progress
+    is told every PROGRESS_EVERY records, and at the end when it was told before (a
+    short sync shows none)."""
     result = SyncResult(repo, source.split(":", 1)[0], UpsertCounts(), 0)
     last: tuple[str, dict[str, Any]] | None = None
     with _Batch(store, repo, source, result) as batch:
@@ -64,17 +69,20 @@ def ingest_records(
             pr = parse_record(raw, repo, kind, where.partition("|")[0])
             result.read += 1
             last = (where, raw)
+            if result.read % PROGRESS_EVERY == 0:
+                progress(result.read, False)
             if since is not None and pr.merged_at is not None and pr.merged_at < since:
                 continue
             result.direct_pushes += pr.is_direct_push
             batch.add(pr)
             if batch.size >= BATCH:
                 batch.commit(_cursor(cursor_of(*last), floor))
-                reporter.progress(result.read, None, "records")
         if last is not None:
             batch.commit(_cursor(cursor_of(*last), floor))
         else:
             store.repo_id(repo)
+    if result.read >= PROGRESS_EVERY:
+        progress(result.read, True)
     return result
 
 

@@ -71,12 +71,14 @@ def iter_git_records(
     since: datetime | None = None,
     after_sha: str | None = None,
     head: str | None = None,
+    on_range: Callable[[list[str]], None] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """First-parent history of `ref` (default branch when None), oldest first, as
     records. `after_sha` is the sync cursor: only later commits are yielded, unless
     it is not an ancestor of the ref any more (a force-push), then all of them.
     `since`: commits committed before it are skipped. `head`: the ref's commit when
-    the caller has resolved it already (`resolve_ref`): it is not resolved again."""
+    the caller has resolved it already (`resolve_ref`): it is not resolved again.
+    `on_range` is told the revisions read (`git rev-list` terms), e.g. to count them."""
     if head is None:
         _name, head = resolve_ref(path, ref)
     exclude: list[str] = []
@@ -90,6 +92,8 @@ def iter_git_records(
         if boundary:
             exclude.append(f"^{boundary}")  # no diffs computed for the old history
     since_ts = since.timestamp() if since is not None else None
+    if on_range is not None:
+        on_range([head, *exclude])
     with _git_log(path, [head, *exclude]) as stdout:
         cut = _shallow_boundary(path)  # asked while git log starts up
         for record in _parse_stream(_tokens(_chunks(stdout)), repo):
@@ -114,7 +118,7 @@ def _git_log(path: Path, revisions: list[str]) -> Iterator[IO[bytes]]:
         "--no-ext-diff", "--no-notes", f"--format={_FORMAT}", *revisions, "--",
     ]  # fmt: skip
     with tempfile.TemporaryFile() as stderr:
-        process = _popen(path, args, stderr)
+        process = popen_git(path, args, stderr)
         assert process.stdout is not None
         stopped_early = False
         try:
@@ -369,7 +373,8 @@ def _git(path: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
     return result
 
 
-def _popen(path: Path, args: list[str], stderr: IO[bytes]) -> subprocess.Popen[bytes]:
+def popen_git(path: Path, args: list[str], stderr: IO[bytes] | int) -> subprocess.Popen[bytes]:
+    """`git ARGS` in `path`, its stdout a pipe, with this module's environment and settings."""
     try:
         return subprocess.Popen(
             ["git", "-C", str(path), *_GIT_CONFIG, *args],

@@ -3,40 +3,73 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from ..errors import SourceError
 
 
 def read_jsonl(path: Path, start_line: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, record) for lines after `start_line`; blank lines are skipped."""
-    if not path.is_file():
-        raise SourceError(f"{path}: no such file", "give the path of a .jsonl or .jsonl.gz file")
-    try:
-        with _open(path) as handle:
-            for number, line in enumerate(handle, start=1):
-                if number <= start_line or not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise SourceError(
-                        f"{path}:{number}: not valid JSON ({exc.msg} at column {exc.colno})",
-                        "fix or remove that line, then sync again",
-                    ) from None
-                yield number, record
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise SourceError(
-            f"{path}: cannot read: {exc}", "check the file is JSONL, plain or gzip"
-        ) from None
+    return JsonlFile(path).records(start_line)
 
 
-def _open(path: Path) -> IO[str]:
-    with path.open("rb") as probe:
-        magic = probe.read(2)
-    if magic == b"\x1f\x8b":
-        return gzip.open(path, "rt", encoding="utf-8")
-    return path.open("r", encoding="utf-8")
+class JsonlFile:
+    """A records file, and how much of it has been read (for progress: its size on disk
+    is the total, compressed or not)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._raw: io.BufferedReader | None = None
+
+    @property
+    def size(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except OSError:
+            return 0
+
+    def bytes_read(self) -> int:
+        """Bytes of the file read so far (ahead of the records by a buffer at most)."""
+        raw = self._raw
+        if raw is None:
+            return 0
+        return self.size if raw.closed else raw.tell()
+
+    def records(self, start_line: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(line number, record) for lines after `start_line`; blank lines are skipped."""
+        path = self.path
+        if not path.is_file():
+            raise SourceError(
+                f"{path}: no such file", "give the path of a .jsonl or .jsonl.gz file"
+            )
+        try:
+            with self.path.open("rb") as raw, _text(raw) as handle:
+                self._raw = raw
+                for number, line in enumerate(handle, start=1):
+                    if number <= start_line or not line.strip():
+                        continue
+                    try:
+                        record = json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        raise SourceError(
+                            f"{path}:{number}: not valid JSON ({exc.msg} at column {exc.colno})",
+                            "fix or remove that line, then sync again",
+                        ) from None
+                    yield number, record
+        except (OSError, EOFError, UnicodeDecodeError) as exc:
+            raise SourceError(
+                f"{path}: cannot read: {exc}", "check the file is JSONL, plain or gzip"
+            ) from None
+
+
+def _text(raw: io.BufferedReader) -> io.TextIOWrapper:
+    """The file's lines, gunzipped when it starts with gzip's magic bytes."""
+    compressed = raw.peek(2)[:2] == b"\x1f\x8b"
+    binary: gzip.GzipFile | io.BufferedReader = (
+        gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
+    )
+    return io.TextIOWrapper(binary, encoding="utf-8")

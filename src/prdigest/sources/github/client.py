@@ -274,19 +274,18 @@ class GitHubClient:
         return self.limits.remaining
 
     def _wait(self, seconds: float, why: str | None) -> None:
-        """Sleep, counting down through the reporter when the wait is worth mentioning."""
+        """Sleep, counting down through the reporter when the wait is worth mentioning
+        (a rate limit; a retry's short backoff passes quietly)."""
         self.stats.waited_seconds += seconds
-        if why:
-            self.reporter.info(why)
         left = seconds
         while left > 0:
-            step = min(1.0, left)
             if why:
-                self.reporter.progress(
-                    int(left + 0.999), int(seconds + 0.999), "seconds left to wait"
-                )
+                self.reporter.waiting(left, why)
+            step = min(1.0, left)
             self.sleep(step)
             left -= step
+        if why:
+            self.reporter.waiting(0, why)
 
     def _http_error(self, status: int, response: httpx.Response, where: str) -> GitHubError:
         message = response_message(response)

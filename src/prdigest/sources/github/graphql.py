@@ -15,6 +15,7 @@ query($owner: String!, $name: String!, $first: Int!, $after: String) {
   rateLimit { cost remaining resetAt }
   repository(owner: $owner, name: $name) {
     pullRequests(first: $first, after: $after, orderBy: {field: UPDATED_AT, direction: DESC}) {
+      totalCount
       pageInfo { hasNextPage endCursor }
       nodes {
         number title body state isDraft createdAt updatedAt mergedAt
@@ -37,6 +38,7 @@ class GraphQLPage:
     nodes: list[dict[str, Any]]
     has_next: bool
     end_cursor: str | None
+    total_count: int | None = None  # PRs in the whole listing
 
 
 def list_page(
@@ -56,7 +58,13 @@ def list_page(
         pulls = repository["pullRequests"]
         info = pulls["pageInfo"]
         nodes = [n for n in pulls["nodes"] if isinstance(n, dict)]
-        return GraphQLPage(nodes, bool(info["hasNextPage"]), info.get("endCursor"))
+        total = pulls.get("totalCount")
+        return GraphQLPage(
+            nodes,
+            bool(info["hasNextPage"]),
+            info.get("endCursor"),
+            total if isinstance(total, int) else None,
+        )
     except (KeyError, TypeError) as exc:
         raise GitHubError(f"GitHub's GraphQL answer lacks {exc}", "try --api rest") from None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 from ...models import PullRequest
 from ...reporting import Reporter
@@ -34,11 +35,15 @@ class ListingCursor:
 @dataclass(frozen=True)
 class ListingPage:
     """One page: listing items (`number`, `updated_at`; GraphQL's whole node under
-    `_graphql`), whether more follow, and the cursor of the page after it."""
+    `_graphql`), whether more follow, the cursor of the page after it, and the size of
+    the whole listing as GitHub tells it (for progress): REST's last page number
+    (`Link: rel="last"`), GraphQL's count of PRs (`totalCount`)."""
 
     items: list[dict[str, Any]]
     has_next: bool
     next: ListingCursor
+    last_page: int | None = None
+    total_count: int | None = None
 
 
 @dataclass(frozen=True)
@@ -92,10 +97,20 @@ class PullListing:
         if self.api == "rest":
             response = first or rest.list_page(self.client, self.repo, cursor.page, self.page_size)
             has_next = response.link("next") is not None
-            return ListingPage(list(response.data), has_next, replace(cursor, page=cursor.page + 1))
+            return ListingPage(
+                list(response.data),
+                has_next,
+                replace(cursor, page=cursor.page + 1),
+                last_page=_page_number(response.link("last")) if has_next else cursor.page,
+            )
         page = self._graphql_page(cursor.after)
         items = [_graphql_as_listing(n) for n in page.nodes]
-        return ListingPage(items, page.has_next, replace(cursor, after=page.end_cursor))
+        return ListingPage(
+            items,
+            page.has_next,
+            replace(cursor, after=page.end_cursor),
+            total_count=page.total_count,
+        )
 
     def _graphql_page(self, after: str | None) -> graphql.GraphQLPage:
         """One GraphQL page; when GitHub keeps failing on it, ask for smaller pages."""
@@ -151,6 +166,12 @@ class PullListing:
 def updated_at(item: dict[str, Any]) -> str:
     """A listing item's last update, written as the store writes times."""
     return to_iso(parse_datetime(rest_updated_at(item)))
+
+
+def _page_number(url: str | None) -> int | None:
+    """The `page` a listing URL asks for (GitHub's `Link: rel="last"`), if it says."""
+    pages = parse_qs(urlsplit(url).query).get("page") if url else None
+    return int(pages[-1]) if pages and pages[-1].isdigit() else None
 
 
 def _graphql_as_listing(node: dict[str, Any]) -> dict[str, Any]:
