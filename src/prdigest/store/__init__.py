@@ -11,7 +11,8 @@ repositories, sync cursors), prs.py, classifications.py, reports.py.
 from __future__ import annotations
 
 from .counts import UpsertCounts
-from .opening import default_db_path, open_store
+from .location import default_db_path
+from .opening import open_store
 from .store import Store
 
 __all__ = ["Store", "UpsertCounts", "default_db_path", "open_store"]

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import default_db_path
+SERVER_SCHEMES = ("postgresql://", "postgres://")
 
-_SERVER_SCHEMES = ("postgresql://", "postgres://")
+
+def default_db_path() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("prdigest", appauthor=False)) / "prdigest.db"
 
 
 def sqlite_path(db: str | None) -> Path | None:
     """The SQLite file a `--db` value names (the default one for None); None for a server
     URL or an in-memory database, whose existence a path cannot tell."""
-    if db and db.startswith(_SERVER_SCHEMES):
+    if db and db.startswith(SERVER_SCHEMES):
         return None
     path = Path(db.removeprefix("sqlite:///")) if db else default_db_path()
     return None if str(path) == ":memory:" else path
@@ -23,7 +27,7 @@ def describe(db: str | None) -> str:
     path = sqlite_path(db)
     if path is not None:
         return str(path)
-    if db and db.startswith(_SERVER_SCHEMES):
+    if db and db.startswith(SERVER_SCHEMES):
         scheme, _, rest = db.partition("://")
         return f"{scheme}://{rest.rpartition('@')[2]}"
     return str(db)
