@@ -13,7 +13,7 @@ from prdigest.analyze import build_context
 from prdigest.analyze.claims import find_claims, normalize
 from prdigest.analyze.symbols import find_symbols
 from prdigest.models import Classification, FileChange, PullRequest
-from prdigest.reading import RELEASE, clean_title, pair_all, series_key
+from prdigest.reading import clean_title, pair_all, series_key
 from prdigest.timeutil import Window
 
 ET = "pytorch/executorch"
@@ -157,27 +157,40 @@ def test_a_prose_revert_is_partial_and_leaves_its_target_standing(
     executorch_jsonl: Path,
 ) -> None:
     # #17407 "Reverts the addition of `RemoveNoopPass`… (introduced in #17300)" takes one
-    # pass out of #17300: neither the digest nor the release notes call #17300 reverted.
+    # pass out of #17300: neither the digest nor the release notes call #17300 reverted,
+    # and classification reads #17407 as any change (no `kind/revert`).
     context = _context(executorch_jsonl, ET, "2026-W07")
     assert 17407 not in {row["revert"] for row in context["reverts"]}
     assert 17300 not in {row["reverted"] for row in context["reverts"]}
     assert not context["prs"]["17300"]["reverted"] and not context["prs"]["17407"]["is_revert"]
+    assert context["prs"]["17407"]["kind"] == "improvements"
 
 
-def test_digest_and_release_notes_agree_on_what_was_reverted(executorch_jsonl: Path) -> None:
-    context = _context(executorch_jsonl, ET, "2026-W07")
+@pytest.mark.parametrize(
+    ("iso_week", "reverted"),
+    [
+        ("2026-W07", {17194}),
+        # `Revert #13526 and #13640`: both, not the first only (#13526 then landed again)
+        ("2025-W35", {13640}),
+        ("2026-W17", {19099, 19124, 19092, 19028, 18669}),  # `Revert Android PRs #…, #…`
+    ],
+)
+def test_digest_and_release_notes_agree_on_what_was_reverted(
+    executorch_jsonl: Path, iso_week: str, reverted: set[int]
+) -> None:
+    context = _context(executorch_jsonl, ET, iso_week)
     prs = sorted(
-        (pr for pr in load(str(executorch_jsonl), ET) if week("2026-W07").contains(pr.merged_at)),
+        (pr for pr in load(str(executorch_jsonl), ET) if week(iso_week).contains(pr.merged_at)),
         key=lambda pr: (pr.merged_at, pr.sha or "", pr.number or 0),
     )
     shared_reverted = {
         prs[t].number
-        for pairing in pair_all(prs, RELEASE)
+        for pairing in pair_all(prs)
         if not pairing.relands and not pairing.nested
         for t in pairing.targets
     }
     digest_reverted = {int(n) for n, row in context["prs"].items() if row["reverted"]}
-    assert digest_reverted == shared_reverted and 17194 in digest_reverted
+    assert digest_reverted == shared_reverted and reverted <= digest_reverted
 
 
 def test_revert_then_reland_in_the_same_week(ao_jsonl: Path) -> None:
@@ -185,6 +198,14 @@ def test_revert_then_reland_in_the_same_week(ao_jsonl: Path) -> None:
     pairs = {row["revert"]: row for row in context["reverts"]}
     assert pairs[3849]["reverted"] == 3818 and pairs[3849]["relanded_by"] == 3859
     assert pairs[3875]["reverted"] == 3807 and pairs[3875]["relanded_by"] is None
+
+
+def test_a_reland_before_a_revert_does_not_reland_it(ao_jsonl: Path) -> None:
+    # #2079 landed, `Revert D73201409` (#2105), `Revert "Revert D73201409"` (#2106), then
+    # the same revert landed again under the same number: that one stays out.
+    context = _context(ao_jsonl, AO, "2025-W17")
+    rows = [row for row in context["reverts"] if row["revert"] == 2105]
+    assert [(row["reverted"], row["relanded_by"]) for row in rows] == [(2079, 2106), (2079, None)]
 
 
 # --- the context ----------------------------------------------------------------------

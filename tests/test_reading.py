@@ -17,10 +17,6 @@ from prdigest.analyze.naming import theme_name
 from prdigest.analyze.spelling import Spelling
 from prdigest.models import Classification, PullRequest
 from prdigest.reading import (
-    DIGEST,
-    FULL,
-    RELEASE,
-    Evidence,
     clean_title,
     kind_of,
     pair_all,
@@ -40,82 +36,65 @@ from prdigest.reading.parts import has_part_marker
 
 
 @pytest.mark.parametrize(
-    ("title", "revert", "wrapper_revert", "reland"),
+    ("title", "revert", "reland"),
     [
         (
             'Revert "Fix KeyError in InsertIOQDQ pass for LLM quantization"',
             '"Fix KeyError in InsertIOQDQ pass for LLM quantization"',
-            True,
             None,
         ),
-        ('Back out "Update fuse_pt2"', '"Update fuse_pt2"', True, None),
-        ("Revert D73804939", "D73804939", True, None),
-        ("Revert 11294 v2", "11294 v2", True, None),
+        ('Back out "Update fuse_pt2"', '"Update fuse_pt2"', None),
+        ("Revert D73804939", "D73804939", None),
+        ("Revert 11294 v2", "11294 v2", None),
         (
             "[Yolo12] Revert of the revert of the Yolo12 Sample",
             "of the revert of the Yolo12 Sample",
-            True,
             None,
         ),
         (
             'Revert "Revert "Split & remove extension_parallel (#8983)""',
             '"Revert "Split & remove extension_parallel (#8983)""',
-            True,
             None,
         ),
-        # the prose form: a revert only for readers that take it (often partial)
-        (
-            "Reverts the addition of `RemoveNoopPass`…",
-            "the addition of `RemoveNoopPass`…",
-            False,
-            None,
-        ),
-        ("Revert to the old pin", None, False, None),
-        ("Reland 17206", None, False, "17206"),
-        ("[reland2][ROCm] preshuffled weight mm", None, False, "[ROCm] preshuffled weight mm"),
-        ("[CPU] Reland qconv fp8 fusion passes", None, False, "qconv fp8 fusion passes"),
-        ("[Reland][CPU] Add ops for float8 linear", None, False, "[CPU] Add ops for float8 linear"),
+        # the prose form takes back part of a change (#17407): no wrapper
+        ("Reverts the addition of `RemoveNoopPass`…", None, None),
+        ("Reverting the XNNPACK bump", None, None),
+        ("Revert to the old pin", None, None),
+        ("Reland 17206", None, "17206"),
+        ("[reland2][ROCm] preshuffled weight mm", None, "[ROCm] preshuffled weight mm"),
+        ("[CPU] Reland qconv fp8 fusion passes", None, "qconv fp8 fusion passes"),
+        ("[Reland][CPU] Add ops for float8 linear", None, "[CPU] Add ops for float8 linear"),
         (
             "Reland v2: Add transpose propagation pass",
             None,
-            False,
             "Add transpose propagation pass",
         ),
-        ('Re-land "Add INT8 SDPA path for CPU"', None, False, '"Add INT8 SDPA path for CPU"'),
+        ('Re-land "Add INT8 SDPA path for CPU"', None, '"Add INT8 SDPA path for CPU"'),
         (
             "[retake] Use extension module for pybind",
             None,
-            False,
             "Use extension module for pybind",
         ),
-        ("Redownload the model files", None, False, None),
-        ("[Arm] Fix the pass [reland]", None, False, "[Arm] Fix the pass"),
+        ("Redownload the model files", None, None),
+        ("[Arm] Fix the pass [reland]", None, "[Arm] Fix the pass"),
     ],
 )
-def test_one_wrapper_grammar(
-    title: str, revert: str | None, wrapper_revert: bool, reland: str | None
-) -> None:
+def test_one_wrapper_grammar(title: str, revert: str | None, reland: str | None) -> None:
     assert revert_rest(title) == revert
-    assert (revert_rest(title, prose=False) is not None) == wrapper_revert
     assert reland_rest(title) == reland
 
 
 def test_kind_of_reads_a_title_as_the_pairing_does(executorch_jsonl: Path) -> None:
     assert kind_of('Revert "Revert "Split & remove extension_parallel (#8983)""') == "reland"
     assert undoes_a_revert('Revert "Revert "Split & remove extension_parallel (#8983)""')
-    assert kind_of("Reverts the addition of `RemoveNoopPass`…") == "revert"
-    assert kind_of("Reverts the addition of `RemoveNoopPass`…", RELEASE) is None
+    assert kind_of("Reverts the addition of `RemoveNoopPass`…") is None
     assert kind_of("[reland2][ROCm] preshuffled weight mm") == "reland"
     assert kind_of("Revert to the old pin") is None
     prs = load(str(executorch_jsonl), "pytorch/executorch")
-    for evidence in (FULL, DIGEST):
-        paired = {
-            p.position: "reland" if p.relands or p.nested else "revert"
-            for p in pair_all(prs, evidence)
-        }
-        assert {i: kind_of(pr.title, evidence) for i, pr in enumerate(prs)} == {
-            i: paired.get(i) for i in range(len(prs))
-        }
+    paired = {p.position: "reland" if p.relands or p.nested else "revert" for p in pair_all(prs)}
+    assert {i: kind_of(pr.title) for i, pr in enumerate(prs)} == {
+        i: paired.get(i) for i in range(len(prs))
+    }
 
 
 def test_classification_unwraps_plain_wrappers_only() -> None:
@@ -141,8 +120,9 @@ def test_quoted_title_goes_through_two_levels_and_a_cut() -> None:
 # ---- part markers ----------------------------------------------------------------------
 
 
-def test_part_markers_every_form() -> None:
-    for title in (
+@pytest.mark.parametrize(
+    "title",
+    [
         "[1/4] Add BackendOptions class",
         "1/x: introduce new cache protocol",
         "[pat] (2/5) Add QKGrouper",
@@ -150,49 +130,93 @@ def test_part_markers_every_form() -> None:
         "Add QLoRA and FP8 to finetuning tutorial (part 2)",
         "Format Arm passes (group 3)",
         "[PR2/N] Move the runner",
-    ):
-        assert has_part_marker(title), title
-    assert not has_part_marker("Migrate pt2e arm")
+        "Use GraphBuilder in test_replace_ops_passes. #2",
+        "Enable mypy lintrunner, Part 2 (codegen/*)",
+        "msvc support 1/N",
+        "[ET-VK] 2/n Split dispatches between multiple command buffers.",
+        "[aoti-backend-consolidation 1/3] partitioners",
+        "[5.1/ N] set_option/get_option API with {backend_name, backend options} only",
+    ],
+)
+def test_every_reader_takes_every_part_marker(title: str) -> None:
+    # one set of forms: the digest's series flag and key, the release notes' stem
+    assert has_part_marker(title)
+    assert series_stem(title) is not None
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Migrate pt2e arm",
+        "Arm backend: Fix flaky sigmoid 16/32 bit tests",  # the digest once took these
+        "Update emformer tests to avoid 0/1 specialization issue",
+        "Arm backend: Decompose exact 1/16 bilinear downscale",
+        "Add CUDA 13.2 support and drop unsupported 12.8/12.9",
+        "[slimtensor] Add all required dtype support (Int8/16/32/64, Bool, BFloat16)",
+        "Bump optimum-executorch pin to include PR #208",
+        "Bump the pin to include PR #20",  # a reference, not a part
+    ],
+)
+def test_a_number_in_the_text_is_no_part_marker(title: str) -> None:
+    assert not has_part_marker(title)
+    assert series_stem(title) is None
+
+
+def test_a_marker_comes_off_whole() -> None:
     assert strip_part_markers("[PR2/N] Move the runner") == "Move the runner"
-
-
-def test_the_digest_and_the_release_notes_take_different_forms() -> None:
-    # `(group 3)` and ranges are the digest's; the release notes never learnt them
     assert series_key("Format Arm passes (group 3)") == series_key("Format Arm passes (group 6)")
-    assert series_stem("Format Arm passes (group 3)") is None
-    assert series_key("Add FP16 support to operators pt.4-6") == series_key(
-        "Add FP16 support to operators pt.7"
-    )
-    assert series_stem("Add FP16 support to operators pt.4-6") == "add fp16 support to operators 6"
-    # a closing `#2` and the comma of `, Part 2` are the release notes'
-    assert series_stem("Use GraphBuilder in test_replace_ops_passes. #2") == (
-        "use graphbuilder in test replace ops passes"
-    )
-    assert not has_part_marker("Use GraphBuilder in test_replace_ops_passes. #2")
+    assert series_stem("Format Arm passes (group 3)") == "format arm passes"
+    # a range goes with its marker (the release notes once left `-6`)
+    assert series_stem("Add FP16 support to operators pt.4-6") == "add fp16 support to operators"
+    assert strip_noise("Arm backend: Add BF16 to operators pt 2-3.") == "Add BF16 to operators"
+    # and so do the comma of `, Part 2` and the dot before a closing `#2`
     assert strip_part_markers("Enable mypy lintrunner, Part 2 (codegen/*)") == (
-        "Enable mypy lintrunner, (codegen/*)"
+        "Enable mypy lintrunner (codegen/*)"
     )
     assert strip_noise("Enable mypy lintrunner, Part 2 (codegen/*)") == (
         "Enable mypy lintrunner (codegen/*)"
     )
+    assert strip_part_markers("Use GraphBuilder in test_replace_ops_passes. #2") == (
+        "Use GraphBuilder in test_replace_ops_passes"
+    )
+    assert series_key("Use GraphBuilder in unit tests for ops removal #2.") == series_key(
+        "Use GraphBuilder in unit tests for ops removal"
+    )
 
 
-# ---- cleaned text: the digest's and the release notes' --------------------------------
+# ---- cleaned text: one peeler, two displays ---------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("title", "digest", "release"),
     [
+        # a capitalised component name: two words after its dash say enough
+        ("Qualcomm AI Engine Direct - GA Whisper", "GA Whisper", "GA Whisper"),
+        # else the dash is prose and stays (the release notes once showed `> Q`)
+        ("Fold redundant DQ - > Q", "Fold redundant DQ - > Q", "Fold redundant DQ - > Q"),
         (
-            "Qualcomm AI Engine Direct - GA Whisper",
-            "Qualcomm AI Engine Direct - GA Whisper",
-            "GA Whisper",
+            "[executorch] Remove EXECUTORCH_CLIENTS visibility gating - Other Backends",
+            "Remove EXECUTORCH_CLIENTS visibility gating - Other Backends",
+            "Remove EXECUTORCH_CLIENTS visibility gating - Other Backends",
         ),
+        (
+            "Qualcomm AI Engine Direct - Pass migration - part 1",
+            "Pass migration - part 1",
+            "Pass migration",
+        ),
+        # `1/x` comes off for both, then the prefixes behind it
+        (
+            "3/x mx cleanup: speed up local test suite",
+            "Speed up local test suite",
+            "speed up local test suite",
+        ),
+        # presentation: a code-like prefix names the component in a release-notes bullet
         (
             "gemma4_31b: add OpenAI serving entrypoint",
             "Add OpenAI serving entrypoint",
             "gemma4_31b: add OpenAI serving entrypoint",
         ),
+        # presentation: the digest lists a reland as such
         (
             "Reapply #9841: Migrate elementwise_util callers",
             "Reapply #9841: Migrate elementwise_util callers",
@@ -220,8 +244,15 @@ def _pr(number: int | None, title: str, sha: str, body: str = "", phab: str = ""
     return PullRequest("pytorch/executorch", number, title, body, sha * 40, trailers=trailers)
 
 
-def _pairs(prs: list[PullRequest], evidence: Evidence = FULL, start: int = 0) -> dict:
-    return {prs[p.position].number: p for p in pair_all(prs, evidence, start=start)}
+def _pairs(prs: list[PullRequest], start: int = 0) -> dict:
+    return {prs[p.position].number: p for p in pair_all(prs, start=start)}
+
+
+def _found(prs: list[PullRequest], start: int = 0) -> dict:
+    return {
+        n: (p.how, [prs[t].number for t in p.targets], p.original)
+        for n, p in _pairs(prs, start).items()
+    }
 
 
 def test_a_revert_names_its_target_by_sha_link_number_phab_or_title() -> None:
@@ -229,26 +260,23 @@ def test_a_revert_names_its_target_by_sha_link_number_phab_or_title() -> None:
         _pr(7700, "Remove unused functions for quantization handling", "a"),
         _pr(14109, "Arm backend: Enable pytest VKML op unit testing", "b"),
         _pr(11294, "Make op_glu_test input asymmetric", "c"),
-        _pr(7756, "Some Phabricator-exported change", "d", phab="D68246404"),
+        _pr(7756, "Turn on dim order in cadence test", "d", phab="D68246404"),
         _pr(15474, "Update fuse_pt2 to take and return an ExportedProgram", "e"),
         _pr(7724, 'Revert "Remove unused functions"', "f", "This reverts commit " + "a" * 40),
         _pr(15841, 'Revert "Arm backend: …"', "1", "Reverts pytorch/executorch#14109"),
         _pr(11465, "Revert 11294 v2", "2"),
-        _pr(8002, "Revert D68246404", "3"),
+        _pr(8002, "Revert D68246404", "3"),  # the digest once left it unpaired
         _pr(15530, 'Back out "Update fuse_pt2 to take and return an ExportedProgram"', "4"),
         _pr(9999, 'Revert "Something from last release"', "5"),
     ]
-    pairs = _pairs(prs)
-    found = {n: (p.how, [prs[t].number for t in p.targets]) for n, p in pairs.items()}
-    assert found == {
-        7724: ("sha", [7700]),
-        15841: ("number", [14109]),
-        11465: ("number", [11294]),
-        8002: ("phab", [7756]),
-        15530: ("title", [15474]),
-        9999: ("unmatched", []),
+    assert _found(prs) == {
+        7724: ("sha", [7700], 7700),
+        15841: ("number", [14109], 14109),
+        11465: ("number", [11294], 11294),
+        8002: ("phab", [7756], 7756),
+        15530: ("title", [15474], 15474),
+        9999: ("unmatched", [], None),
     }
-    assert _pairs(prs, DIGEST)[8002].original is None  # the digest reads no `D123`
 
 
 def test_a_revert_of_several_prs_and_of_a_revert() -> None:
@@ -273,6 +301,39 @@ def test_a_revert_of_several_prs_and_of_a_revert() -> None:
     assert nested.original == 8983  # what it lands again
 
 
+def test_numbers_anywhere_after_the_wrapper_unless_a_word_ties_them_elsewhere() -> None:
+    prs = [
+        _pr(19099, "Android: consistent error types", "a"),
+        _pr(19124, "Android: Module implements Closeable", "b"),
+        _pr(14234, "Manual merge of #14154", "c"),
+        _pr(11506, "[xnn update prep] deprecate sdpa", "d"),
+        _pr(11145, "Extract DeviceType to a standalone header file", "e", phab="D76646172"),
+        _pr(19133, "Revert Android PRs #19099, #19124", "f"),  # the digest once read none
+        _pr(14276, "Revert accidental change to third-party/ao from #14234", "1"),  # a part
+        _pr(12176, "Reapply changes reverted by #11506", "2"),  # #11506 took them out
+        _pr(11727, "Revert vulkan changes from D76646172 fixup patch", "3"),
+    ]
+    found = _found(prs)
+    assert found[19133] == ("number", [19099, 19124], 19124)
+    assert found[14276] == found[11727] == ("unmatched", [], None)
+    assert found[12176] == ("unmatched", [], None)
+
+
+def test_an_id_inside_the_quoted_title_belongs_to_that_title() -> None:
+    # #19137 backs out the re-apply #19136 (by its title), not #18669, whose diff the
+    # re-apply names; #19136 itself lands #18669 again, named by its Phabricator id.
+    prs = [
+        _pr(18669, "Android: unified error reporting", "a", phab="D101260086"),
+        _pr(19134, "Back out D102011505 and D101260086", "b"),
+        _pr(19136, "Re-apply D101260086: Android unified error reporting", "c"),
+        _pr(19137, 'Back out "Re-apply D101260086: Android unified error reporting"', "d"),
+    ]
+    found = _found(prs)
+    assert found[19134] == ("phab", [18669], 18669)
+    assert found[19136] == ("phab", [18669], 18669)
+    assert found[19137] == ("title", [19136], 19136)
+
+
 def test_relands_by_number_title_or_quote() -> None:
     prs = [
         _pr(9842, "Save some size in dtype_util", "a"),
@@ -283,45 +344,82 @@ def test_relands_by_number_title_or_quote() -> None:
         _pr(21030, 'Reland "Arm backend: Add transpose propagation pass" v2', "f"),
         _pr(17313, "Reland 17206", "1", "Reland https://github.com/pytorch/executorch/pull/17206"),
     ]
-    pairs = _pairs(prs)
-    assert {n: (p.how, p.original) for n, p in pairs.items()} == {
+    assert {n: (how, original) for n, (how, _, original) in _found(prs).items()} == {
         10490: ("number", 9842),
         2207: ("title", 1702),
         21030: ("title", 20625),
-        17313: ("unmatched", None),
+        17313: ("unmatched", 17206),  # landed before the sequence: named, no target
     }
-    # the digest still names a PR outside its windows
-    assert _pairs(prs, DIGEST)[17313].original == 17206
 
 
-def test_a_prose_revert_is_a_revert_only_where_asked() -> None:
+def test_a_reland_that_names_a_revert_lands_what_the_revert_took_out() -> None:
+    # git titles the revert of a revert `Reapply "X (#revert)"`.
+    x = "Add EXECUTORCH_THREADPOOL_SIZE options, default to using only performance cores"
+    revert = 'Revert "Add EXECUTORCH_THREADPOOL_SIZE options, default to u…'
+    reapply = 'Reapply "Add EXECUTORCH_THREADPOOL_SIZE options, default to u… (#14307)'
     prs = [
-        _pr(17300, "Add RemoveNoopPass to the Cortex-M pass manager", "a"),
-        _pr(17407, "Reverts the addition of `RemoveNoopPass` (introduced in #17300)", "b"),
+        _pr(14090, x, "a"),
+        _pr(14307, revert, "b", "This reverts commit " + "a" * 40),
+        _pr(14842, reapply, "c"),
     ]
-    assert [prs[t].number for t in _pairs(prs)[17407].targets] == [17300]
-    assert _pairs(prs, RELEASE) == {} == _pairs(prs, DIGEST)
-
-
-def test_the_digest_reads_a_title_narrowly() -> None:
+    assert _found(prs)[14842] == ("number", [14090], 14090)
+    # without the revert in the sequence, `(#14307)` may be the revert: left unsaid
+    assert _found(prs[2:])[14842] == ("unmatched", [], None)
     prs = [
-        _pr(19099, "Android: consistent error types", "a"),
-        _pr(19124, "Android: Module implements Closeable", "b"),
-        _pr(19133, "Revert Android PRs #19099, #19124", "c"),
+        _pr(2079, "create staticmethod for quantizing weights", "a", phab="D73201409"),
+        _pr(2105, "Revert D73201409", "b"),
+        _pr(2106, 'Revert "Revert D73201409"', "c"),
     ]
-    assert [prs[t].number for t in _pairs(prs)[19133].targets] == [19099, 19124]
-    assert _pairs(prs, DIGEST)[19133].targets == ()
+    assert _pairs(prs)[2106].original == 2079
 
 
-def test_the_digest_matches_the_windows_first_title() -> None:
-    # #15530 backs out #15474 (previous window); #15539 relands it after the back-out.
+def test_a_revert_of_a_revert_cut_short_by_github() -> None:
+    title = "Qualcomm AI Engine Direct - heap profiling at runtime with HTP backend"
+    prs = [
+        _pr(19224, title, "a"),
+        _pr(19705, f'Revert "{title}"', "b", "Reverts pytorch/executorch#19224"),
+        _pr(19710, 'Revert "Revert "Qualcomm AI Engine Direct - heap profiling at runtime…', "c"),
+    ]
+    found = _found(prs)
+    assert found[19710] == ("revert", [19705], 19224)  # the digest once lost X here
+
+
+def test_a_named_pr_missing_from_the_sequence_is_still_named() -> None:
+    # #19719 landed as a direct push without its number; the revert names it.
+    prs = [
+        _pr(None, "Arm backend: Validate TOSA resize parameters", "a"),
+        _pr(
+            19721,
+            'Revert "Arm backend: Validate TOSA resize parameters"',
+            "b",
+            "Reverts pytorch/executorch#19719",
+        ),
+        _pr(2098, 'Revert "Install bitsandbytes for ROCm"', "c", 'Revert "Install … (#1915)"'),
+    ]
+    assert _found(prs) == {
+        19721: ("title", [None], 19719),
+        2098: ("unmatched", [], 1915),
+    }
+
+
+def test_a_prose_revert_is_a_change() -> None:
+    # #17407 takes one pass out of #17300: a partial revert, a change of its own
+    prs = [
+        _pr(17300, "Add MobileNetV2 pytest for Cortex-M backend", "a"),
+        _pr(17407, "Reverts the addition of `RemoveNoopPass` to the Cortex-M pass manager…", "b"),
+    ]
+    assert _pairs(prs) == {}
+    assert parse_title(prs[1].title).revert_of is None  # classification reads it as any title
+
+
+def test_a_target_lands_before_its_revert() -> None:
+    # #15530 backs out #15474 (previous window); #15539 lands the same title after it.
     prs = [
         _pr(15474, "Update fuse_pt2 to take and return an ExportedProgram", "a"),
         _pr(15530, 'Back out "Update fuse_pt2 to take and return an ExportedProgram"', "b"),
         _pr(15539, "Update fuse_pt2 to take and return an ExportedProgram", "c"),
     ]
-    assert _pairs(prs, RELEASE)[15530].original == 15474
-    assert _pairs(prs, DIGEST, start=1)[15530].original == 15539  # kept as it was
+    assert _found(prs, start=1)[15530] == ("title", [15474], 15474)  # not its reland #15539
 
 
 def test_a_title_cut_short_matches_by_its_beginning() -> None:

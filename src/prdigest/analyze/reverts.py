@@ -1,9 +1,9 @@
 """Reverts and relands in the digest: flags on the items and rows for the context.
 
-The pairing is `reading.pair_all` with the digest's evidence (`reading.DIGEST`), over
-the window after the window before it; this module only presents it. A revert of a
-revert is listed as the reland it amounts to, and a target outside both windows is
-still named ("reverted #N").
+The pairing is `reading.pair_all` (the one reading, shared with classification and
+release notes), over the window after the window before it; this module only presents
+it. A revert of a revert is listed as the reland it amounts to, and a target outside
+both windows is still named ("reverted #N").
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..models import PullRequest
-from ..reading import DIGEST, clean_title, pair_all, quoted_title
+from ..reading import clean_title, pair_all, quoted_title
 from ..reading.wrappers import read_wrapper
 from .items import Item
 
@@ -31,7 +31,7 @@ def pair_reverts(built: list[Item], previous: Sequence[PullRequest]) -> tuple[li
             landed.setdefault(pr.number, pr)
     reverts: list[tuple[Item, int | None]] = []
     relands: list[tuple[Item, int | None]] = []
-    for pairing in pair_all(prs, DIGEST, start=len(previous)):
+    for pairing in pair_all(prs, start=len(previous)):
         it = built[pairing.position - len(previous)]
         number = pairing.original
         if pairing.relands or pairing.nested:
@@ -40,9 +40,16 @@ def pair_reverts(built: list[Item], previous: Sequence[PullRequest]) -> tuple[li
             continue
         it.is_revert, it.revert_of = True, number
         reverts.append((it, number))
-        target = in_window.get(number) if number is not None else None
-        if target is not None and target is not it:
-            target.reverted = True
+        for target in pairing.targets:  # `Revert #13526 and #13640`: both are out
+            if target >= len(previous):
+                built[target - len(previous)].reverted = True
+
+    landing = {id(it): i for i, it in enumerate(built)}
+
+    def relanded_by(revert: Item, number: int | None) -> int | None:
+        """The first reland of `number` to land after `revert` (one before it is no answer)."""
+        after = [r for r, n in relands if n == number and landing[id(r)] > landing[id(revert)]]
+        return after[0].number if number is not None and after else None
 
     def target_title(it: Item, number: int | None) -> str:
         pr = landed.get(number) if number is not None else None
@@ -57,9 +64,7 @@ def pair_reverts(built: list[Item], previous: Sequence[PullRequest]) -> tuple[li
             "reverted_in_window": number in in_window,
             "title": target_title(it, number),
             "revert_title": it.pr.title,
-            "relanded_by": next(
-                (r.number for r, n in relands if number is not None and n == number), None
-            ),
+            "relanded_by": relanded_by(it, number),
         }
         for it, number in reverts
     ]

@@ -74,7 +74,7 @@ def title_tokens(title: str) -> list[str]:
         tokens.append("__cherry_pick")  # `… (#66817) (#67803)`: a branch merged back
     text = title_text(title)
     wrapper = read_wrapper(text)
-    if wrapper is not None and wrapper.plain and not wrapper.prose:  # `Revert "X"`, `Reapply X`
+    if wrapper is not None and wrapper.plain:  # `Revert "X"`, `Reapply X`
         tokens.append("__revert")
     tokens.extend("__tag_" + _slug(tag) for tag in BRACKET_TAG.findall(text) if _slug(tag))
     for module in _MODULE.findall(text):

@@ -1,6 +1,6 @@
 """Reverts and relands as links to the PR they undo or redo (for analysis and digests).
 
-The matching itself is `reading.pair_all` (the full evidence), shared with analysis and
+The matching itself is `reading.pair_all` (the one reading), shared with analysis and
 release notes; this module only presents it as `Link`s, the shape classification exports.
 """
 

@@ -8,17 +8,13 @@ pieces). Pure: imports only the models.
 
 from .parts import series_key, series_stem, strip_part_markers
 from .patterns import comparable, normalize_tag
-from .reverts import DIGEST, FULL, RELEASE, Evidence, Pairing, kind_of, pair_all, quoted_title
+from .reverts import Pairing, kind_of, pair_all, quoted_title
 from .stacks import Groups, stack_groups, stack_numbers
 from .titles import CleanTitle, TitleInfo, clean_title, parse_title, strip_noise
 from .wrappers import is_reland, is_revert, reland_rest, revert_rest, undoes_a_revert
 
 __all__ = [
-    "DIGEST",
-    "FULL",
-    "RELEASE",
     "CleanTitle",
-    "Evidence",
     "Groups",
     "Pairing",
     "TitleInfo",

@@ -1,23 +1,47 @@
 """Reverts and relands: which PRs are, and which earlier PR each one undoes or redoes.
 
-One reading for classification, the digest and the release notes. Detection is the
-wrapper (`reading.wrappers`): `Revert "X"`, `Back out "X"`, `Reland X`, `[Reland] X`,
-`Reapply "X"`; `Revert "Revert "X""` undoes the first revert, so it lands X again.
+One reading, with one set of evidence rules, for classification, the digest, the release
+notes and the site. Detection is the wrapper (`reading.wrappers`): `Revert "X"`, `Back
+out "X"`, `Reland X`, `[Reland] X`, `Reapply "X"`; `Revert "Revert "X""` undoes the first
+revert, so it lands X again.
 
 Evidence for the target, strongest first (`Pairing.how` names the kind that matched):
 
 1. `revert`: for `Revert "Revert "X""`, the first revert, by its title;
 2. `sha`: the body's `This reverts commit <sha>`; `number`: a PR the revert names, in
    its body (`Reverted https://github.com/o/r/pull/N`, `Reverts o/r#N`, `Reland of
-   https://…/pull/N`) or its title (`Revert "X (#12)"`, `Reapply #9841: X`, `Revert
-   11294`), or a ghstack body's `Revert "X (#N)"`;
-3. `phab`: a Phabricator `D123`, matched with the `Differential Revision` trailer;
-4. `title`: the quoted title, matched with the titles landed before (a title cut short
-   by `…` matches by its beginning).
+   https://…/pull/N`, a ghstack body's `Revert "X (#N)"`) or after its wrapper: the
+   `(#N)` of the quoted title (`Revert "X (#12)"`), any `#N` outside the quotes
+   (`Revert Android PRs #19099, #19124`, `Reapply #9841: X`), `Revert 11294`;
+3. `phab`: a Phabricator `D123` outside the quotes, matched with the `Differential
+   Revision` trailer (`Revert D68246404`, `Re-apply D101260086: X`);
+4. `title`: the quoted title, matched with the latest PR of that title landed before
+   (a title cut short by `…` matches by its beginning).
 
 Targets are looked up among the PRs landed before, in the sequence given: a release
-range, or a digest window after the window before it. `Evidence` says what a reader
-accepts; the digest's few differences are kept there so its output stays as it was.
+range, or a digest window after the window before it. The rules were once three
+readers' (classification, release notes, digest); they were made one on their merits:
+
+- A prose title (`Reverts the addition of …`, `Reverting …`, `Unland …`) is no revert
+  anywhere: it usually takes back part of a change (#17407 takes one pass out of #17300),
+  so the change stays in the notes and the digest, and classification reads the title as
+  any other (#17407: `improvements`, the default, no longer `kind/revert`).
+- The fuller evidence is everyone's: `D123` with the trailer, `#N` anywhere after the
+  wrapper, a ghstack body's quoted number. It pairs `Revert D68246404` and `Revert
+  Android PRs #19099, …`, which the digest once left unpaired. Two limits keep it
+  honest: an id inside the quoted title belongs to that title (`Back out "Re-apply
+  D101260086: X"` backs out the re-apply, not D101260086), and a `#N` or `D123` after
+  `from`, `by`, `of` … is no target (`Revert accidental change … from #14234` takes back
+  part of #14234; `Reapply changes reverted by #11506` names the revert).
+- A target must have landed before its revert. (The digest once matched a quoted
+  title with its window's first PR of that title, and paired #15530 with #15539, the
+  reland that came after it.)
+- A reland that names a revert lands what the revert took out: git titles the revert
+  of a revert `Reapply "X (#revert)"` (#14842 relands #14090, not the revert #14307).
+- A PR the revert names that is not in the sequence is no target (the evidence goes on
+  to the Phabricator id and the title); its number stays in `Pairing.original`, so a
+  digest can still say "reverted #19719": that is presentation, not evidence. A
+  reland's quoted `(#N)` is not said so, as it may be the revert's own number.
 """
 
 from __future__ import annotations
@@ -26,9 +50,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from ..models import PullRequest
-from .patterns import PHAB_ID, PR_REF, TRAILING_PR_REF, comparable
+from .patterns import PHAB_ID, TRAILING_PR_REF, comparable
 from .wrappers import read_wrapper, reland_rest, revert_rest, unquote
 
 _REVERTS_COMMIT = re.compile(r"(?i)this reverts commit ([0-9a-f]{7,40})")
@@ -37,8 +62,12 @@ _REVERTS_REF = re.compile(r"(?i)\breverts?\s+[\w.-]+/[\w.-]+#(\d+)")  # GitHub's
 _RELANDS_PR = re.compile(
     r"(?i)\bre-?land(?:s|ing)?\s+(?:of\s+)?(?:https://github\.com/[\w.-]+/[\w.-]+/pull/|#|pr\s*#?)(\d+)"
 )
-_NUMBER = re.compile(r"#(\d+)\b")
-_PR_IN_TITLE = re.compile(r"\(#(\d+)\)")
+# In a wrapper's text outside quotes: `#N` or `D123`, with the word before it.
+_REF = re.compile(r"(?:\b(?P<word>\w+)\s+)?(?:#(?P<number>\d+)\b|\bD(?P<phab>\d{6,})\b)")
+# `… from #14234`, `changes reverted by #11506`: part of a change, or the PR that took it
+# out; the reference is no target.
+_NOT_THE_TARGET = frozenset("from by of in after since see".split())
+_SQUASH_REF = re.compile(r"\(#(\d+)\)")  # `Revert "X (#12)"`: the quoted PR's own number
 _LEAD_NUMBER = re.compile(r"(?i)^(?:pr\s*)?#?(\d{2,})\b")  # `Revert 11294 v2`, `Reland #17206`
 # ghstack and Phabricator bodies repeat the reverted title with its number.
 _BODY_QUOTED_NUMBER = re.compile(r'(?im)^\W*revert "[^\n]*\(#(\d+)\)"')
@@ -48,38 +77,14 @@ _QUOTED_TAIL = re.compile(r'"(.+?)(?:"|…|\.\.\.)?\s*(?:\(#\d+\))?\s*"?\s*$')
 
 
 @dataclass(frozen=True, slots=True)
-class Evidence:
-    """What a reader takes as a revert and as evidence of its target. The defaults are
-    the full reading; the digest's departures from it are pinned by its golden output."""
-
-    prose: bool = True  # `Reverts the addition of …` is a revert (else a plain change)
-    # The digest reads a title narrowly: numbers only as `(#N)` (reverts) or right after
-    # the wrapper (`Revert 11294`), quotes only around the whole title, no `D123`: so
-    # `Revert Android PRs #19099, …` and `Revert D68246404` stay unpaired there.
-    narrow: bool = False
-    # A PR the revert names but the sequence lacks is its target ("reverted #19719"),
-    # before any title match.
-    unseen: bool = False
-    # The digest matches a quoted title with the window's first PR of that title, else the
-    # previous window's, landed before the revert or not (#15530 → #15539, its reland),
-    # ignoring `(#N)`; a cut-short title by any key of 20 characters or more. (Elsewhere
-    # `(#N)` counts: ignoring it pairs #17831 in the 2026 Q1 release notes differently.)
-    window_titles: bool = False
-
-
-FULL = Evidence()  # classification
-RELEASE = Evidence(prose=False)  # a prose revert is usually partial (#17407 in #17300)
-DIGEST = Evidence(prose=False, narrow=True, unseen=True, window_titles=True)
-
-
-@dataclass(frozen=True, slots=True)
 class Pairing:
     """PR `position` reverts or relands `targets` (positions, possibly none).
 
     `how` names the evidence: revert | sha | number | phab | title | unmatched, where
     `revert` means `Revert "Revert …"` matched the first revert by its title.
     `original` is the number of the change finally undone or landed again: the latest
-    target's, X's for `Revert "Revert "X""`, or (with `Evidence.unseen`) a named PR.
+    target's, X's for `Revert "Revert "X""`, or, without a target, a PR it names that
+    the sequence lacks (information for the reader, not evidence).
     """
 
     position: int
@@ -90,12 +95,12 @@ class Pairing:
     original: int | None = None
 
 
-def kind_of(title: str, evidence: Evidence = FULL) -> str | None:
-    """`revert`, `reland` or None, as `pair_all` reads `title` with `evidence` (a revert
-    of a revert is a reland): for callers that count reverts without pairing them."""
-    rest = revert_rest(title, prose=evidence.prose)
+def kind_of(title: str) -> str | None:
+    """`revert`, `reland` or None, as `pair_all` reads `title` (a revert of a revert is
+    a reland): for callers that count reverts without pairing them."""
+    rest = revert_rest(title)
     if rest is not None:
-        return "reland" if revert_rest(unquote(rest), prose=False) is not None else "revert"
+        return "reland" if revert_rest(unquote(rest)) is not None else "revert"
     return "reland" if reland_rest(title) is not None else None
 
 
@@ -110,21 +115,16 @@ def quoted_title(title: str) -> str:
     return inner if inner != title else ""
 
 
-def _window_key(title: str) -> str:
-    return comparable(PR_REF.sub("", title))
-
-
 def _by_sha(item: tuple[int, PullRequest]) -> str:
     return item[1].sha or ""
 
 
 class LandingIndex:
-    """The sequence's PRs by sha, number, title and Phabricator id (positions); `start`
-    is where the digest's window begins (for `Evidence.window_titles`). The maps are
-    built on first use: most windows hold one revert or none."""
+    """The sequence's PRs by sha, number, title and Phabricator id (positions). The maps
+    are built on first use: most windows hold one revert or none."""
 
-    def __init__(self, prs: Sequence[PullRequest], start: int = 0) -> None:
-        self.prs, self.start = prs, start
+    def __init__(self, prs: Sequence[PullRequest]) -> None:
+        self.prs = prs
         self.by_number: dict[int, list[int]] = {}
         for i, pr in enumerate(prs):
             if pr.number is not None:
@@ -148,13 +148,6 @@ class LandingIndex:
             for value in pr.trailer("Differential Revision"):
                 for phab in PHAB_ID.findall(value):
                     found.setdefault(phab, i)
-        return found
-
-    @cached_property
-    def window_first(self) -> dict[str, int]:
-        found: dict[str, int] = {}
-        for i in [*range(self.start, len(self.prs)), *range(self.start)]:
-            found.setdefault(_window_key(self.prs[i].title), i)
         return found
 
     def sha(self, prefix: str, before: int) -> int | None:
@@ -184,46 +177,28 @@ class LandingIndex:
             ]
         return max(hits) if hits else None
 
-    def first_title(self, text: str) -> int | None:
-        """`Evidence.window_titles`: the window's first PR with this title, else the
-        previous window's; a key of 20 characters or more also matches by prefix."""
-        key = _window_key(text)
-        if not key:
-            return None
-        hit = self.window_first.get(key)
-        if hit is None and len(key) >= 20:
-            hit = next((i for k, i in self.window_first.items() if k.startswith(key)), None)
-        return hit
-
 
 class _Reader:
-    def __init__(self, prs: Sequence[PullRequest], evidence: Evidence, start: int) -> None:
+    def __init__(self, prs: Sequence[PullRequest]) -> None:
         self.prs = prs
-        self.evidence = evidence
-        self.index = LandingIndex(prs, start)
+        self.index = LandingIndex(prs)
 
     def named(self, pr: PullRequest, rest: str, *, relands: bool) -> list[int]:
         """The PRs `pr` names (not itself): body links first, then its title."""
-        narrow = self.evidence.narrow
         if relands:
             named = [int(n) for n in _RELANDS_PR.findall(pr.body)]
         else:
             named = [int(n) for n in _REVERTS_REF.findall(pr.body) + _REVERTED_PR.findall(pr.body)]
-        if not narrow:
-            named += [int(n) for n in _NUMBER.findall(rest)]
-        elif not relands:
-            named += [int(n) for n in reversed(_PR_IN_TITLE.findall(pr.title))]
+        refs = _references(rest)
+        named += refs.quoted + refs.outright
         lead = _lead_number(pr.title)
         named += [] if lead is None else [lead]
-        if not narrow and not relands:
+        if not relands:
             named += [int(n) for n in _BODY_QUOTED_NUMBER.findall(pr.body)]
         return [n for n in dict.fromkeys(named) if n != pr.number]
 
-    def titles(self, pr: PullRequest, rest: str, relands: bool) -> list[str]:
+    def titles(self, rest: str, relands: bool) -> list[str]:
         """The titles a revert or reland quotes, to match with the titles landed before."""
-        if self.evidence.narrow:
-            quoted = [quoted_title(pr.title)]
-            return [*quoted, reland_rest(pr.title) or pr.title] if relands else quoted
         if not relands:
             return [unquote(rest)] if rest.startswith('"') else []
         found = [unquote(re.sub(r"^#\d+\s*:\s*", "", rest))]
@@ -233,83 +208,110 @@ class _Reader:
         return found
 
     def by_title(self, texts: list[str], i: int) -> int | None:
-        for text in texts:
-            if self.evidence.window_titles:
-                hit = self.index.first_title(text)
-                hit = None if hit == i else hit
-            else:
-                hit = self.index.title(text, i)
-            if hit is not None:
-                return hit
-        return None
+        hits = (self.index.title(text, i) for text in texts)
+        return next((hit for hit in hits if hit is not None), None)
 
     def revert(self, i: int, rest: str) -> Pairing:
-        pr = self.prs[i]
         inner = unquote(rest)
-        if revert_rest(inner, prose=False) is not None:  # `Revert "Revert "X""`
+        if revert_rest(inner) is not None:  # `Revert "Revert "X""`
             hit = self.index.title(inner, i)  # its target is the first revert
             targets, how, _ = ((hit,), "revert", []) if hit is not None else self.targets(i, rest)
-            lands = self.reland(i, rest, quoted_title(pr.title))  # and it lands X again
-            return Pairing(i, False, targets, how, True, lands.original)
+            lands = self.reland(i, rest, unquote(revert_rest(inner) or "")).original  # X
+            if lands is None and hit is not None:  # X is what the first revert took out
+                lands = self.landed_again(hit, [])[1]
+            return Pairing(i, False, targets, how, True, lands)
         targets, how, named = self.targets(i, rest)
-        if targets:
-            original = self.prs[targets[-1]].number
-        else:
-            original = named[0] if named and self.evidence.unseen else None
-        return Pairing(i, False, targets, how, original=original)
+        return Pairing(i, False, targets, how, original=self.original(targets, named))
+
+    def original(self, targets: Sequence[int], named: list[int]) -> int | None:
+        """The latest target's number; else (no target, or a direct push) the PR named."""
+        number = self.prs[targets[-1]].number if targets else None
+        return next(iter(named), None) if number is None else number
 
     def targets(self, i: int, rest: str) -> tuple[tuple[int, ...], str, list[int]]:
         """The PRs a revert undoes, the evidence that found them, and the PRs it names."""
-        pr, index, evidence = self.prs[i], self.index, self.evidence
+        pr, index = self.prs[i], self.index
         named = self.named(pr, rest, relands=False)
         found = [index.sha(sha, i) for sha in _REVERTS_COMMIT.findall(pr.body)]
         how = "sha" if any(hit is not None for hit in found) else "number"
         found += [index.number(number, i) for number in named]
         targets = tuple(sorted({hit for hit in found if hit is not None}))
-        if targets or (named and evidence.unseen):
+        if targets:
             return targets, how, named
-        if not evidence.narrow:
-            phab = {index.phab(value, i) for value in PHAB_ID.findall(rest)}
-            if phab - {None}:
-                return tuple(sorted(hit for hit in phab if hit is not None)), "phab", named
-        hit = self.by_title(self.titles(pr, rest, relands=False), i)
+        phab = {index.phab(value, i) for value in _references(rest).phabs} - {None}
+        if phab:
+            return tuple(sorted(hit for hit in phab if hit is not None)), "phab", named
+        hit = self.by_title(self.titles(rest, relands=False), i)
         return ((hit,), "title", named) if hit is not None else ((), "unmatched", named)
 
     def reland(self, i: int, rest: str, quoted: str | None = None) -> Pairing:
         """The PR a reland lands again; `quoted`: X, for `Revert "Revert "X""`."""
-        pr = self.prs[i]
-        named = self.named(pr, rest, relands=True)
-        for number in named:
-            hit = self.index.number(number, i)
-            if hit is not None:
-                return Pairing(i, True, (hit,), "number", original=self.prs[hit].number)
-        if named and self.evidence.unseen:
-            return Pairing(i, True, (), "number", original=named[0])
-        texts = self.titles(pr, rest, relands=True) if quoted is None else [quoted]
-        hit = self.by_title(texts, i)
-        if hit is None:
-            return Pairing(i, True, (), "unmatched")
-        return Pairing(i, True, (hit,), "title", original=self.prs[hit].number)
+        named = self.named(self.prs[i], rest, relands=True)
+        found = [(self.index.number(number, i), "number") for number in named]
+        refs = _references(rest)
+        found += [(self.index.phab(phab, i), "phab") for phab in refs.phabs]
+        texts = self.titles(rest, relands=True) if quoted is None else [quoted]
+        found.append((self.by_title(texts, i), "title"))
+        hit, how = next(((hit, how) for hit, how in found if hit is not None), (None, "unmatched"))
+        if hit is None:  # `Reapply "X (#N)"`: #N may be the revert it undoes, so unsaid
+            outright = [n for n in named if n not in refs.quoted]
+            return Pairing(i, True, (), how, original=self.original((), outright))
+        targets, original = self.landed_again(hit, named)
+        return Pairing(i, True, targets, how, original=original)
+
+    def landed_again(self, hit: int, named: list[int]) -> tuple[tuple[int, ...], int | None]:
+        """What a reland naming PR `hit` lands again, and its number: `hit`, or what `hit`
+        took out when it is a revert (`Reapply "X (#14307)"`: git names the revert)."""
+        rest = revert_rest(self.prs[hit].title)
+        undone = None if rest is None else self.revert(hit, rest)
+        if undone is None or undone.nested:
+            return (hit,), self.original((hit,), named)
+        return undone.targets[-1:], undone.original
+
+
+class _Refs(NamedTuple):
+    quoted: list[int]  # the `(#N)` of a quoted title
+    outright: list[int]  # `#N` outside quotes
+    phabs: list[str]  # `D123` outside quotes
+
+
+def _references(rest: str) -> _Refs:
+    """The PR numbers and Phabricator ids a wrapper's text names as what it undoes or
+    redoes: in the quoted title, its `(#N)`; outside the quotes, `#N` and `D123` unless a
+    word such as `from` or `by` ties them to something else."""
+    first, last = rest.find('"'), rest.rfind('"')
+    if first < 0:
+        inside, outside = "", rest
+    else:  # a quote cut short by `…` runs to the end
+        last = len(rest) if last == first else last + 1
+        inside, outside = rest[first:last], rest[:first] + " " + rest[last:]
+    refs = _Refs([int(n) for n in _SQUASH_REF.findall(inside)], [], [])
+    for ref in _REF.finditer(outside):
+        if (ref["word"] or "").lower() in _NOT_THE_TARGET:
+            continue
+        if ref["number"]:
+            refs.outright.append(int(ref["number"]))
+        else:
+            refs.phabs.append(ref["phab"])
+    return refs
 
 
 def _lead_number(title: str) -> int | None:
     """`Revert 11294 v2`, `Reland #17206`: the PR named right after a plain wrapper."""
     wrapper = read_wrapper(title)
-    if wrapper is None or not wrapper.plain or wrapper.prose:
+    if wrapper is None or not wrapper.plain:
         return None
     match = _LEAD_NUMBER.match(wrapper.rest)
     return int(match.group(1)) if match else None
 
 
-def pair_all(
-    prs: Sequence[PullRequest], evidence: Evidence = FULL, *, start: int = 0
-) -> Iterator[Pairing]:
+def pair_all(prs: Sequence[PullRequest], *, start: int = 0) -> Iterator[Pairing]:
     """Every revert and reland of `prs[start:]` (`prs` in landing order) paired with its
-    targets among the PRs landed before it."""
-    reader = _Reader(prs, evidence, start)
+    targets among the PRs landed before it (`prs[:start]` included)."""
+    reader = _Reader(prs)
     for i in range(start, len(prs)):
         title = prs[i].title
-        rest = revert_rest(title, prose=evidence.prose)
+        rest = revert_rest(title)
         if rest is not None:
             yield reader.revert(i, rest)
             continue

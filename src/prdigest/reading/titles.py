@@ -2,13 +2,11 @@
 conventional-commit types, part markers, and the text that says what changed.
 
 `parse_title` is the one structured reading (classification reads its fields). The
-digest and the release notes each want a cleaned text, made by one peeler (`_peel`)
-with the options below stating where they differ:
-
-- the digest keeps the wrapper (`Revert "X"` is listed as such) and a short dash prefix
-  (`Qualcomm AI Engine Direct - GA Whisper`); it peels `1/x:` and `snake_case:` prefixes;
-- the release notes describe the change itself: they drop a reland wrapper, ticket
-  ids and part markers, and keep a prefix that looks like code (`elementwise_util: …`).
+digest and the release notes each want a cleaned text, made by one peeler (`_peel`):
+tags, `Area:` and `Area - ` prefixes and `1/x:` come off the same way for both (they
+once differed on all three; a dash prefix now needs a capitalised name or three words
+after it). What differs is presentation, named in `_Display`: the digest keeps a
+reland's wrapper, a release-notes bullet a prefix that looks like code.
 
 Pure and fast: every regex is compiled at import time.
 """
@@ -19,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .parts import RELEASE_PARTS, SERIES_TAG, has_part_marker, remove_parts
+from .parts import SERIES_TAG, has_part_marker, remove_parts
 from .patterns import (
     BRACKET_TAG,
     COLON_PREFIX,
@@ -128,52 +126,46 @@ def parse_title(title: str) -> TitleInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class _Peel:
-    """How eagerly a reader peels routing noise off the front of a title."""
+class _Display:
+    """What a display keeps of a title that the other one peels off: presentation."""
 
-    tags_alone: bool  # peel tags even when nothing follows them (the caller falls back)
-    code_prefix: bool  # peel a prefix that looks like code: `gemma4_31b: add …`
-    leading_part: bool  # peel `1/x:` (kept as a tag)
-    dash_words: int  # words a `Component - ` prefix must leave behind
-    dash_names: int  # words the component name may have
-    reland: bool  # peel `Reland`/`Reapply #N:` and the quotes around what it lands
-
-
-_DIGEST = _Peel(
-    tags_alone=True, code_prefix=True, leading_part=True, dash_words=3, dash_names=4, reland=False
-)
-_RELEASE = _Peel(
-    tags_alone=False, code_prefix=False, leading_part=False, dash_words=2, dash_names=5, reland=True
-)
+    # A release-notes bullet stands alone under its area heading, so a prefix that
+    # looks like code names the component it changed (`elementwise_util: Migrate …`);
+    # the digest keeps every prefix as a tag beside the text (`gemma4_31b`).
+    code_prefix: bool
+    # The digest lists a reland as such (`Reapply #9841: X`); a release-notes bullet
+    # says what the change does (`X`), the reland joined to its original's entry.
+    reland: bool
 
 
-def _peel(text: str, how: _Peel) -> tuple[str, list[str]]:
-    """Strip leading `[tags]`, `Area:` and `Area -` prefixes (they stack: `[ET-VK][ez]
-    Cortex-M: …`); return the rest and what was stripped, as written."""
+_DIGEST = _Display(code_prefix=False, reland=True)
+_RELEASE = _Display(code_prefix=True, reland=False)
+
+
+def _peel(text: str, keep: _Display) -> tuple[str, list[str]]:
+    """Strip leading `[tags]`, `Area:` and `Area -` prefixes and `1/x:` (they stack:
+    `[ET-VK][ez] Cortex-M: …`); return the rest and what was stripped, as written. A
+    title that is only tags comes back empty: the caller falls back to it as written."""
     tags: list[str] = []
     for _ in range(4):
         before = text
         match = _TAGS.match(text)
-        if match and (how.tags_alone or text[match.end() :].strip()):
+        if match:
             tags.extend(t.strip() for t in BRACKET_TAG.findall(match.group(1)))
             text = text[match.end() :]
         match = _COLON.match(text)
-        if match and len(text) - match.end() >= 8 and (how.code_prefix or not _code(match[1])):
+        if match and len(text) - match.end() >= 8 and not (keep.code_prefix and _code(match[1])):
             tags.append(match.group(1).strip())
             text = text[match.end() :]
-        match = _LEADING_PART.match(text) if how.leading_part else None
+        match = _LEADING_PART.match(text)
         if match:
             tags.append(match.group(1).strip())
             text = text[match.end() :]
         match = _DASH.match(text)
-        if (
-            match
-            and match.group(1).count(" ") < how.dash_names
-            and len(text[match.end() :].split()) >= how.dash_words
-        ):
+        if match and len(text[match.end() :].split()) >= (2 if _name(match[1]) else 3):
             tags.append(match.group(1).strip())
             text = text[match.end() :]
-        subject = reland_subject(text) if how.reland else None
+        subject = None if keep.reland else reland_subject(text)
         if subject is not None:
             text = subject.strip()
             if text.startswith('"'):
@@ -181,6 +173,12 @@ def _peel(text: str, how: _Peel) -> tuple[str, list[str]]:
         if text == before:
             break
     return text, tags
+
+
+def _name(words: str) -> bool:
+    """`Qualcomm AI Engine Direct`: capitalised words name a component, so two words
+    after its dash say enough; after `Fold redundant DQ - > Q` the dash is prose."""
+    return all(word[:1].isupper() or word[:1].isdigit() for word in words.split())
 
 
 def _code(prefix: str) -> bool:
@@ -218,7 +216,7 @@ def strip_noise(title: str) -> str:
     ticket ids, a reland wrapper and part markers."""
     text = _TICKETS.sub("", _PR_REF.sub("", SPACES.sub(" ", title).strip()))
     text, _ = _peel(text, _RELEASE)
-    text = remove_parts(text, RELEASE_PARTS, "")
+    text = remove_parts(text, "")
     text = SPACES.sub(" ", text).strip().rstrip(".").strip()
     if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
         text = text[1:-1].strip()

@@ -2,9 +2,9 @@
 
 One grammar for every reader: `Revert "X"`, `Back out "X"`, `Revert D123: X`, `[Arm]
 Revert "X"`; `Reland X`, `[Reland] X`, `Reland2: X`, `Reland v2: X`, `Reapply "X"`,
-`[retake] X`; and the prose form `Reverts the addition of …`, `Reverting …`, `Unland X`,
-which often takes back only part of a change. `Revert to the old pin` is no wrapper.
-Readers differ only in which wrappers they accept, and say so where they call this.
+`[retake] X`. A prose opening (`Reverts the addition of …`, `Reverting …`, `Unland X`)
+is no wrapper: it usually takes back part of a change, which stays a change of its own
+(#17407 takes one pass out of #17300). `Revert to the old pin` is no wrapper either.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ _WRAPPER = re.compile(
     (?P<tags>(?:\[[^\]]*\]\s*)*)  # `[Arm] Revert …`
     (?P<bracket>\[)?  # `[Reland] X`
     (?:(?P<revert>revert(?:ed)?|back(?:ed)?[ -]?out)
-      |(?P<prose>reverts|reverting|unland)
       |(?P<reland>re-?land(?:ed)?|re-?apply|re-?commit|retake|redo))
     \d*\b\]?
     (?!\s+(?:to|back)\b)  # `Revert to the old pin`, `Revert back to …`: a change
@@ -28,7 +27,7 @@ _WRAPPER = re.compile(
     (?P<rest>.*)$"""
 )
 # Every wrapper has one of these words: most titles are done after this check.
-_WORD = re.compile(r"(?i)revert|back|unland|re-?land|re-?apply|re-?commit|retake|redo")
+_WORD = re.compile(r"(?i)revert|back|re-?land|re-?apply|re-?commit|retake|redo")
 # A reland marker elsewhere: `[Arm] [reland] X`, or a title ending in `reland(ed)`.
 _RELAND_MARK = re.compile(r"(?i)\[\s*re-?land\d*\s*\]|\bre-?land(?:ed)?\s*$")
 # `"X" v2`, `"X (#12)" (#13)`: the quoted title and what may follow its closing quote.
@@ -44,7 +43,6 @@ class Wrapper:
 
     kind: str  # revert | reland
     rest: str  # what follows the wrapper (and its `:`, `v2`)
-    prose: bool = False  # `Reverts …`, `Reverting …`, `Unland …`: often a partial revert
     tagged: bool = False  # after leading `[tags]`: `[CPU] Reland X`
     bracketed: bool = False  # `[Reland] X`
 
@@ -63,19 +61,17 @@ def read_wrapper(title: str) -> Wrapper | None:
     return Wrapper(
         "reland" if match.group("reland") else "revert",
         match.group("rest"),
-        prose=match.group("prose") is not None,
         tagged=bool(match.group("tags")),
         bracketed=match.group("bracket") is not None,
     )
 
 
-def revert_rest(title: str, *, prose: bool = True) -> str | None:
-    """What follows the `Revert`/`Back out` wrapper (or, with `prose`, the `Reverts`/
-    `Reverting`/`Unland` opening), or None when `title` is no revert."""
+def revert_rest(title: str) -> str | None:
+    """What follows the `Revert`/`Back out` wrapper, or None when `title` is no revert."""
     wrapper = read_wrapper(title)
     if wrapper is None or wrapper.kind != "revert" or wrapper.bracketed:
         return None
-    return wrapper.rest if prose or not wrapper.prose else None
+    return wrapper.rest
 
 
 def reland_rest(title: str) -> str | None:
@@ -102,7 +98,7 @@ def is_reland(title: str) -> bool:
 def undoes_a_revert(title: str) -> bool:
     """`Revert "Revert "X""`: a revert by form, a reland by effect."""
     rest = revert_rest(title)
-    return rest is not None and revert_rest(unquote(rest), prose=False) is not None
+    return rest is not None and revert_rest(unquote(rest)) is not None
 
 
 def unquote(text: str) -> str:

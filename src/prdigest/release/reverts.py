@@ -1,9 +1,9 @@
 """Which PRs of a range were reverted (and not relanded), and which are relands.
 
-Pure: it looks only at the range's own PRs, paired by `reading.pair_all` with the
-release notes' evidence (`reading.RELEASE`: a prose revert is a plain change). Events are replayed in landing order, so
-"landed, reverted, relanded" ends in the notes as one bullet and "landed, reverted"
-ends out of them; a revert of a revert brings its target back.
+Pure: it looks only at the range's own PRs, paired by `reading.pair_all` (the one
+reading of reverts, shared with the digest and classification). Events are replayed in
+landing order, so "landed, reverted, relanded" ends in the notes as one bullet and
+"landed, reverted" ends out of them; a revert of a revert brings its target back.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..models import PullRequest
-from ..reading import RELEASE, pair_all
+from ..reading import pair_all
 
 
 @dataclass
@@ -27,7 +27,7 @@ def label(pr: PullRequest) -> str:
 
 def find_reverts(prs: Sequence[PullRequest]) -> RevertOutcome:
     """Replay reverts and relands over the range's PRs (oldest first)."""
-    pairings = {pairing.position: pairing for pairing in pair_all(prs, RELEASE)}
+    pairings = {pairing.position: pairing for pairing in pair_all(prs)}
     root = list(range(len(prs)))  # the original change each PR belongs to
     on: dict[int, bool] = {}
     members: dict[int, list[int]] = {}

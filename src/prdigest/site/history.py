@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 from ..classify import Profile, profile_for
 from ..config import Config
-from ..reading import DIGEST, kind_of
+from ..reading import kind_of
 from ..store import Store
 from ..store.history import Landed, landed_history
 from .charts import WeekPoint
@@ -64,7 +64,7 @@ def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) 
 
 def _is_revert(title: str) -> bool:
     """As a digest counts reverts: undoing a revert is a reland."""
-    return kind_of(title, DIGEST) == "revert"
+    return kind_of(title) == "revert"
 
 
 def _monday(day: date) -> date:
