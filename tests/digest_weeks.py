@@ -10,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from prdigest.analyze.history import History, ancestor_dirs
 from prdigest.models import Classification, PullRequest
 from prdigest.sources.jsonl import read_jsonl
 from prdigest.sources.records import parse_record
@@ -114,7 +115,41 @@ def classified_inputs(
     before = [(pr, c) for pr, c in pairs if prev.start <= pr.merged_at < prev.end]
     earlier = {pr.author_email for pr, _ in pairs if pr.merged_at < start}
     known = {pr.author_email for pr, _ in current if pr.author_email in earlier}
-    return {"window": window, "items": current, "previous": before, "known_authors": known}
+    return {
+        "window": window,
+        "items": current,
+        "previous": before,
+        "known_authors": known,
+        "history": history_of(pairs, [pr for pr, _ in current], window),
+    }
+
+
+_FIRST_SEEN: dict[int, tuple[Sequence[Any], dict[str, Any]]] = {}
+
+
+def history_of(
+    pairs: Sequence[tuple[PullRequest, Classification]],
+    window_prs: list[PullRequest],
+    window: Window,
+) -> History:
+    """What the store would know before the window, from the loaded records: when each
+    directory was first touched (a path or a rename's old path under it), indexed once."""
+    key = id(pairs)
+    if key not in _FIRST_SEEN or _FIRST_SEEN[key][0] is not pairs:
+        first: dict[str, Any] = {}
+        for pr, _ in pairs:  # oldest first
+            paths = [p for f in pr.files for p in (f.path, f.old_path) if p]
+            for directory in ancestor_dirs(paths):
+                first.setdefault(directory, pr.merged_at)
+        _FIRST_SEEN[key] = (pairs, first)
+    first = _FIRST_SEEN[key][1]
+    paths = [p for pr in window_prs for f in pr.files for p in (f.path, f.old_path) if p]
+    known = {d for d in ancestor_dirs(paths) if d in first and first[d] < window.start}
+    oldest = pairs[0][0].merged_at if pairs else None
+    return History(
+        known_dirs=frozenset(known),
+        first_landed=oldest if oldest is not None and oldest < window.start else None,
+    )
 
 
 def week(text: str) -> Window:

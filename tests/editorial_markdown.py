@@ -11,9 +11,17 @@ from datetime import datetime
 
 from editorial_repo import Knowledge, Record
 
-# Headings the writer always uses for its closing blocks: never an area or a theme.
+# Headings the writer always uses for its opening and closing blocks: never an area or
+# a theme (the callout of breaking changes and deprecations is one of them).
 FIXED_HEADINGS = frozenset(
-    {"key takeaways", "reverts and relands", "week over week", "contributors", "summary table"}
+    {
+        "key takeaways",
+        "breaking changes and deprecations",
+        "reverts and relands",
+        "week over week",
+        "contributors",
+        "summary table",
+    }
 )
 _HEADING = re.compile(r"^#{2,4}\s+(?:\d+\.\s+)?(?P<text>.+?)\s*#*\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)[*+-]\s+(?P<body>.*)$")

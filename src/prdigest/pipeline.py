@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .analyze.history import History, ancestor_dirs
 from .config import Config
 from .errors import ConfigError, SourceError
 from .ingest import (
@@ -141,9 +142,28 @@ def build_digest_context(
     known = store.authors_seen_before(repo, emails, window.start)
     descriptions = {name: profile.area_description(name) for name in profile.area_names()}
     context = build_context(
-        repo, window, pairs, previous_pairs, known, area_descriptions=descriptions
+        repo,
+        window,
+        pairs,
+        previous_pairs,
+        known,
+        area_descriptions=descriptions,
+        history=window_history(store, repo, window, [pr for pr, _ in pairs]),
     )
     return _with_count_mode(store, repo, window, context, count_mode)
+
+
+def window_history(store: Store, repo: str, window: Window, prs: list[PullRequest]) -> History:
+    """What the store knows from before the window, for the analysis (a few indexed
+    queries per window, none per PR)."""
+    from .store.paths import dirs_seen_before
+
+    paths = [p for pr in prs for f in pr.files for p in (f.path, f.old_path) if p]
+    span = store.merged_range(repo)
+    return History(
+        known_dirs=frozenset(dirs_seen_before(store, repo, ancestor_dirs(paths), window.start)),
+        first_landed=span[0] if span and span[0] < window.start else None,
+    )
 
 
 def _with_count_mode(

@@ -1,5 +1,6 @@
-"""The digest context of one window: counts, areas with their themes, PRs, reverts,
-claims, trends, notable PRs (a JSON-serialisable dict; pure and deterministic)."""
+"""The digest context of one window: counts, areas with their themes, PRs with their
+notability, reverts, claims, trends, notable PRs and the news (breaking changes,
+deprecations, new components) — a JSON-serialisable dict; pure and deterministic."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from typing import Any
 
 from ..models import Classification, PullRequest, pr_url
 from ..timeutil import Window, to_iso
-from .items import Item, build_item, inverse_document_frequency, notable_score, title_terms
-from .notable import notable
+from .components import history_order, new_components
+from .history import History
+from .items import Item, build_item, inverse_document_frequency, title_terms
+from .notability import Notability, assess, news, ranked
 from .reverts import pair_reverts
 from .spelling import Spelling
 from .themes import Theme, area_themes, theme_limit
@@ -27,10 +30,12 @@ def build_context(
     previous: Sequence[tuple[PullRequest, Classification]],
     known_authors: set[str],
     area_descriptions: dict[str, str] | None = None,
+    history: History | None = None,
 ) -> dict[str, Any]:
     """The digest context of one window. `items` are the records landed in the window
     (direct pushes included), `previous` those of the window before (for trends and as
-    the TF-IDF background), `known_authors` the e-mails of window authors seen before."""
+    the TF-IDF background), `known_authors` the e-mails of window authors seen before,
+    `history` what the store knows from before the window (new components need it)."""
     descriptions = area_descriptions or {}
     spelling = Spelling()  # the hand-kept acronyms, until the repository's own spelling
     ordered = sorted(items, key=_landing_order)
@@ -42,8 +47,10 @@ def build_context(
     )
 
     revert_rows, reland_rows = pair_reverts(built, previous_prs)
+    components = new_components(history_order(built), history or History(), window.first_day)
+    notes = assess(built, components)
     for it in built:
-        it.score = notable_score(it)
+        it.score = notes[id(it)].score
 
     idf = inverse_document_frequency(
         [it.terms for it in built] + [title_terms(pr) for pr, _ in previous]
@@ -78,7 +85,7 @@ def build_context(
         if key in pr_block:
             pr_block[key]["landings"] += 1
             continue
-        pr_block[key] = _pr_dict(repo, it, theme_of.get(it.number or 0))
+        pr_block[key] = _pr_dict(repo, it, theme_of.get(it.number or 0), notes[id(it)])
 
     top = [a["name"] for a in areas[:4]]
     return {
@@ -120,8 +127,13 @@ def build_context(
                 if a["themes"]
             ],
         },
-        "notable": notable(prs, series_members),
+        "notable": ranked(prs, notes, series_members),
+        "news": news(prs, notes, components, _figured(areas)),
     }
+
+
+def _figured(areas: list[dict[str, Any]]) -> set[int]:
+    return {f["pr"] for a in areas for t in a["themes"] for f in t["figures"]}
 
 
 def _landing_order(pair: tuple[PullRequest, Classification]) -> tuple[str, str, int]:
@@ -187,7 +199,7 @@ def _top_dirs(members: list[Item]) -> list[list[Any]]:
     return [[d, n] for d, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]]
 
 
-def _pr_dict(repo: str, it: Item, theme: str | None) -> dict[str, Any]:
+def _pr_dict(repo: str, it: Item, theme: str | None, note: Notability) -> dict[str, Any]:
     pr = it.pr
     number = it.number or 0
     lines_by_dir: Counter[str] = Counter()
@@ -216,6 +228,7 @@ def _pr_dict(repo: str, it: Item, theme: str | None) -> dict[str, Any]:
         "labels": list(pr.labels),
         "merged_at": to_iso(pr.merged_at) if pr.merged_at else None,
         "score": it.score,
+        "notability": note.as_dict(),
         "theme": theme,
         "is_revert": it.is_revert,
         "is_reland": it.is_reland,

@@ -15,12 +15,6 @@ from .english import VERB_NOUNS
 from .symbols import find_symbols
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*[A-Za-z0-9+]|[A-Za-z]")
-_BC_WORDS = re.compile(
-    r"(?i)\b(bc[- ]?breaking|backwards?[- ]incompatible|breaking change|deprecat\w*|remove (?:support|the deprecated))\b"
-)
-_LOW_VALUE = re.compile(
-    r"(?i)\b(lint|format(?:ting)?|typo|bump|pin|nit|docformatter|pyre|flake8|clang-format|comment)\b"
-)
 
 STOPWORDS = frozenset(
     """a an the and or of to in on for with from by at as is are be been it its this that these those
@@ -74,19 +68,6 @@ STOP_TAGS = frozenset(
 )
 
 
-_KIND_WEIGHT = {
-    "bc_breaking": 2.0,
-    "new_features": 1.0,
-    "performance": 1.0,
-    "improvements": 0.4,
-    "bug_fixes": 0.3,
-    "deprecation": 1.0,
-    "docs": -0.6,
-    "devs": -0.4,
-    "not_user_facing": -0.6,
-}
-
-
 def theme_tags(tags: tuple[str, ...]) -> list[str]:
     """Tags usable as theme names (lower-cased keys), without process tags like `ez`."""
     out = []
@@ -109,7 +90,6 @@ class Item:
     home: str
     claims: list[str]
     stack: tuple[int, ...]
-    bc_breaking: bool
     score: float = 0.0
     revert_of: int | None = None
     reland_of: int | None = None
@@ -191,24 +171,7 @@ def build_item(pr: PullRequest, cls: Classification) -> Item:
         home=home_directory(pr),
         claims=find_claims(pr.title, pr.body),
         stack=stack_numbers(pr.body),
-        bc_breaking=bool(
-            _BC_WORDS.search(pr.title) or "bc-breaking" in {label.lower() for label in pr.labels}
-        ),
     )
-
-
-def notable_score(item: Item) -> float:
-    """Evidence that a PR matters: size, stated impact, BC-breaking words, kind."""
-    score = math.log1p(item.lines) * 0.6 + math.log1p(len(item.pr.files)) * 0.4
-    score += 2.5 if item.claims else 0.0
-    score += 2.0 if item.bc_breaking else 0.0
-    score += _KIND_WEIGHT.get(item.cls.kind, 0.0)
-    score += 0.6 if item.symbols else 0.0
-    if _LOW_VALUE.search(item.clean.text):
-        score -= 1.5
-    if item.is_revert or item.reverted:
-        score -= 4.0
-    return round(score, 6)
 
 
 def inverse_document_frequency(documents: Iterable[set[str]]) -> dict[str, float]:

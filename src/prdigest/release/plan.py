@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..analyze.notability import standalone_score
 from ..classify.spec import normalize_kind, normalize_name
 from ..errors import ConfigError
 from ..models import KINDS, Classification, PullRequest
@@ -58,6 +59,7 @@ _LAST_MODULES = {"miscellaneous", "misc", "other", "others", "uncategorized", "u
 SKIP_CATEGORY = "skip"  # PyTorch's category for "not in the notes"
 NOT_USER_FACING = "not_user_facing"
 HIGHLIGHTS = 5
+_HIGHLIGHT_KINDS = frozenset({"bc_breaking", "new_features", "deprecation", "performance"})
 
 
 # -- drafting ------------------------------------------------------------------
@@ -268,7 +270,7 @@ def build_context(
         "title": title,
         "range": range_info,
         "short_links": short_links,
-        "highlights": _highlights([bullets[sha] for sha in order]),
+        "highlights": _highlights([bullets[sha] for sha in order], prs),
         "sections": sections,
         "counts": {
             "prs": len(range_shas),
@@ -317,22 +319,28 @@ def module_order(modules: dict[str, list[Any]]) -> list[str]:
     return sorted(modules, key=key)
 
 
-def _highlights(bullets: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The strongest candidates: breaking changes and features first, then the
-    biggest bullets (several PRs, many lines) — for a human to rewrite."""
-    weight = {"bc_breaking": 3.0, "new_features": 2.0, "deprecation": 1.5, "performance": 1.5}
-    ranked = sorted(
-        (
-            b
-            for b in bullets
-            if b["kind"] in weight or (b["kind"] == "improvements" and len(b["links"]) > 1)
-        ),
-        key=lambda b: -(b["score"] * weight.get(b["kind"], 1.0)),
-    )
+def _highlights(bullets: list[dict[str, Any]], prs: dict[str, PullRequest]) -> list[dict[str, Any]]:
+    """The strongest candidates by the digest's notability (a breaking change or a
+    deprecation its PR announces, a stated result, size, kind), then the number of PRs
+    a bullet gathers — for a human to rewrite."""
+    scored = []
+    for position, bullet in enumerate(bullets):
+        best, announced = max(
+            (standalone_score(prs[sha], bullet["kind"] or "") for sha in bullet["shas"]),
+            key=lambda found: found[0],
+        )
+        candidate = (
+            bullet["kind"] in _HIGHLIGHT_KINDS
+            or announced is not None
+            or (bullet["kind"] == "improvements" and len(bullet["links"]) > 1)
+        )
+        if candidate:
+            score = best + math.log(len(bullet["links"]))
+            scored.append((-round(score, 6), position, bullet))
     headings = dict(SECTIONS)
     return [
         {**_public(b), "section": headings.get(b["kind"], b["kind"]), "module": b["module"]}
-        for b in ranked[:HIGHLIGHTS]
+        for _, _, b in sorted(scored, key=lambda row: row[:2])[:HIGHLIGHTS]
     ]
 
 

@@ -21,6 +21,7 @@ from ..models import Report
 from .charts import WeekPoint, repo_charts, top_areas, weekly_series
 from .entries import Entry, build_entries, published_reports, repo_slug
 from .feed import atom_feed
+from .news import RepoNews, latest_news
 from .posts import Post, slugify
 from .settings import SiteSettings
 
@@ -55,6 +56,7 @@ class RepoInfo:
     release_notes: tuple[Entry, ...]
     series: list[WeekPoint] = field(default_factory=list)
     from_history: bool = False  # counted from the synced PRs, not from stored digests
+    news: RepoNews | None = None  # notable in the newest digest
 
 
 def longdate(day: date) -> str:
@@ -197,6 +199,7 @@ def repo_infos(
             release_notes=tuple(e for e in entries if e.repo == name and e.kind == "release_notes"),
             series=histories.get(name) or weekly_series(r for r in reports if r.repo == name),
             from_history=bool(histories.get(name)),
+            news=latest_news(name, entries, reports),
         )
         for name in names
     ]

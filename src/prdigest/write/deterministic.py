@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..analyze.english import number_word, plural, sentence_case
+from ..analyze.english import plural
 from ..render.markdown import code, inline, plain, render_template, table_cell
 from .digest_blocks import Ledger, check, closing, empty, people, reverts, trends
+from .news import callout, component_bullets
+from .takeaways import takeaways
 
 MIN_SECTION = 5  # an area with this many PRs always gets its own section
 _OTHER_AREAS_SHOWN = 5
@@ -45,7 +47,8 @@ def write_digest(context: dict[str, Any]) -> str:
         sections, table = _sections(context, ledger)
         values = {
             "title": plain(context["title"]),
-            "takeaways": _takeaways(context, ledger),
+            "takeaways": takeaways(context, ledger),
+            "callout": callout(context, ledger),
             "sections": sections,
             "extras": [
                 block
@@ -54,6 +57,7 @@ def write_digest(context: dict[str, Any]) -> str:
             ],
             "table": table,
         }
+    values.setdefault("callout", None)
     values["closing"] = closing(ledger)
     markdown = render_template("digest.md.j2", values)
     check(markdown, context, ledger)
@@ -101,6 +105,9 @@ def _sections(
         also = _also_bullet(area, skipped)
         if also:
             bullets.append({"text": also, "sub": []})
+        told = ledger.citations  # news first, told beside the budget like a figure
+        bullets[:0] = component_bullets(context, ledger, [area["name"]])
+        budget += ledger.citations - told
         sections.append(
             {
                 "index": len(sections) + 1,
@@ -113,6 +120,9 @@ def _sections(
     if rest:
         sections.append(_other_section(rest, len(sections) + 1, ledger, budget))
         table.append(_other_row(rest, ledger))
+    if sections:  # new components of areas without a section of their own come last
+        own = [a["name"] for a in areas if a not in rest]
+        sections[-1]["bullets"] += component_bullets(context, ledger, besides=own)
     return sections, table
 
 
@@ -320,79 +330,3 @@ def _other_row(areas: list[dict[str, Any]], ledger: Ledger) -> dict[str, str]:
         "focus": table_cell(focus),
         "key": key,
     }
-
-
-# --- key takeaways and the closing blocks --------------------------------------------
-
-
-def _lead_phrase(theme: dict[str, Any]) -> str:
-    if theme["kind"] == "path":
-        directory = theme["name"].rsplit("(", 1)[-1].strip("()`")
-        return f"work in {code(directory)}"
-    if theme["series"]:
-        return f"a {number_word(len(theme['members']))}-part series on {inline(theme['name'])}"
-    return inline(theme["name"])
-
-
-def _takeaways(context: dict[str, Any], ledger: Ledger) -> str:
-    counts = context["counts"]
-    areas = context["areas"]
-    leaders = [a for a in areas[:2] if a["themes"]]
-    parts = []
-    for area in leaders:
-        themes = area["themes"][:2]
-        phrases = " and ".join(_lead_phrase(t) for t in themes)
-        parts.append(f"**{plain(area['name'])}** ({phrases})")
-    verb = "was dominated by" if counts["prs"] >= 20 else "centred on"
-    lead = (
-        f"This week's activity {verb} " + " and ".join(parts)
-        if parts
-        else "This week's activity was spread thin"
-    )
-    figure = next(
-        (
-            (t, f)
-            for a in areas[:4]
-            for t in a["themes"]
-            for f in t["figures"]
-            if ledger.figure_ok(f["text"], f["pr"])
-        ),
-        None,
-    )
-    if figure is not None:
-        theme, fig = figure
-        lead += f", with {inline(theme['name'])} reporting {ledger.quote(fig['text'], fig['pr'])}"
-    top = context["key_takeaways"]["top_areas"]
-    numbered = [f"({i}) {plain(name)}" for i, name in enumerate(top, start=1)]
-    listing = (
-        ", ".join(numbered[:-1]) + (", and " if len(numbered) > 2 else " and ") + numbered[-1]
-        if len(numbered) > 1
-        else numbered[0]
-    )
-    first = f"{lead}, totaling {plural(counts['prs'], 'PR')} across {listing}."
-    total = context["trends"]["total"]
-    volume = ""
-    if total["previous"]:
-        change = total["delta"]
-        volume = (
-            f"Volume was {'up' if change > 0 else 'down'} {abs(total['pct'])}% on the week before ({total['previous']})"
-            if change
-            else f"Volume was level with the week before ({total['previous']})"
-        )
-    extras = []
-    if counts["reverts"]:
-        extras.append(plural(counts["reverts"], "revert"))
-    if counts["first_time_authors"]:
-        extras.append(plural(counts["first_time_authors"], "first-time contributor"))
-    if counts["direct_pushes"]:
-        extras.append(
-            f"{plural(counts['direct_pushes'], 'direct push', 'direct pushes')} counted apart"
-        )
-    listed = ", ".join(extras)
-    if volume and listed:
-        second = f" {volume}; {listed}."
-    elif volume or listed:
-        second = f" {volume or sentence_case(listed)}."
-    else:
-        second = ""
-    return first + second

@@ -1,0 +1,256 @@
+"""What a PR announces to its users: a breaking change (a removed or renamed public API, a
+dropped platform or version, a `bc-breaking` label or tag), a deprecation, or a changed
+default. Read from the labels, the classification when a label decided it, and the title.
+
+Conservative by design, because a false alarm in a "breaking changes" callout costs the
+reader's trust: using, fixing, replacing or silencing something deprecated announces
+nothing; neither does removing something unused, or changing tests, CI or benchmarks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..models import PullRequest
+from ..reading import is_revert, parse_title
+from .announcement_words import migration_hint, sentence, starts_announcement, subject
+
+BREAKING, DEPRECATION, DEFAULT = "breaking", "deprecation", "default"
+
+
+@dataclass(frozen=True)
+class Announcement:
+    kind: str  # breaking | deprecation | default
+    why: str  # the evidence, short: "removes a public API", "labelled `bc-breaking`"
+    sentence: str  # the PR's own words as a digest sentence ("Removes `X` API.")
+    subject: str  # what is removed, deprecated, … with its participle ("`X` API removed"), or ""
+    hint: str = ""  # what users should do, a whole sentence of the PR's body, or ""
+
+
+_BREAKING_LABEL = re.compile(
+    r"(?i)\b(?:bc[ _-]?breaking|breaking(?: change)?|backwards?[ _-]incompatible)\b"
+)
+_DEPRECATION_LABEL = re.compile(r"(?i)\bdeprecat(?:ion|ed)\b")
+_BREAKING_TAGS = frozenset(
+    {"bc-breaking", "bc breaking", "bc_breaking", "breaking", "breaking change", "bc-breaking change"}
+)  # fmt: skip
+_DEPRECATION_TAGS = frozenset({"deprecation", "deprecate", "deprecated"})
+# work on test, CI, benchmark or docs infrastructure breaks no user
+_INFRA_TAGS = frozenset(
+    {"ci", "test", "tests", "testing", "benchmark", "benchmarks", "minibench", "infra", "docs", "doc"}
+)  # fmt: skip
+_INFRA_WORDS = re.compile(
+    r"(?i)\b(?:ci|tests?|unittests?|xfails?|workflows?|jobs?|lint\w*|benchmarks?|docs?|"
+    r"documentation|tutorials?|readme|matrix|docker|pins?|comments?|warnings?|logs?|logging|"
+    r"usages?|imports?|call ?sites?|references?|scripts?|examples?|demos?|files?)\b"
+)
+# a clause that repairs, replaces or uses something deprecated or broken announces nothing
+_REPAIR = re.compile(
+    r"(?i)\b(?:fix\w*|unbreak\w*|replac\w*|updat\w*|use[sd]?|using|avoid\w*|suppress\w*|"
+    r"silenc\w*|migrat\w*|handl\w*|adapt\w*|stop\w*|clean\w*|instead|address\w*|resolv\w*|"
+    r"workaround|work around|due to|because of|in response)\b"
+)
+_IDLE = re.compile(
+    r"(?i)\b(?:unused|no longer (?:used|needed)|dead|redundant|duplicated?|stale|leftover|empty)\b"
+)
+_CLAUSE_SPLIT = re.compile(r"\s*(?:[,;]|\s-\s|\band\b(?=\s+\w+\s))\s*")
+
+_TAGGED_BREAK = re.compile(
+    r"(?i)\bbc[-_ ]?breaking\b|\bbackwards?[-_ ]incompatible\b|\bbreaking[-_ ]changes?\b"
+)
+_REMOVE = r"(?:remov|delet|drop|kill)\w*"
+_REMOVAL = re.compile(rf"(?i)^(?P<verb>{_REMOVE})\s+(?P<object>.+)$")
+_PUBLIC_OBJECT = re.compile(r"(?i)\b(?:apis?|public|support)\b")
+_OLD_FLOW = re.compile(
+    r"(?i)^(?:the\s+)?old\s+(?:\S+\s+){0,2}?(?:flows?|workflows?|apis?|implementations?|quantizers?|configs?|paths?)\b"
+)
+_FROM_PUBLIC = re.compile(r"(?i)\bfrom (?:the )?public (?:api|interface)")
+_DEPRECATED_ADJ = re.compile(r"(?i)^(?:the\s+)?(?:old\s+)?deprecated\s+(?P<what>.+)$")
+_PLATFORMS = (
+    r"python|py|pytorch|torch|cuda|rocm|numpy|macos|ios|android|windows|linux|gcc|clang|"
+    r"java|jdk|ndk|xcode|glibc|manylinux|cmake|protobuf|transformers"
+)
+_DROPPED_VERSION = re.compile(
+    rf"(?i)^(?:{_REMOVE}|end\w*)\s+(?:support\s+(?:for\s+)?)?(?:the\s+)?(?:unsupported\s+)?"
+    rf"(?:(?:{_PLATFORMS})\s*(?:<=?|>=?|==?)?\s*v?\d|v?\d+(?:\.\d+)+)"
+)
+_RAISED_MINIMUM = re.compile(
+    rf"(?i)(?:^|\s)(?:requir\w*|(?:bump|rais|upgrad|increas)\w*\s+(?:the\s+)?(?:minimum\s+)?)"
+    rf"(?:\S+\s+){{0,2}}?(?:{_PLATFORMS})\b(?:\s+(?:version\s+)?(?:requirement|minimum)\s+to)?\s*(?:>=?\s*)?v?\d"
+)
+_DEPRECATE_VERB = re.compile(r"(?i)\bdeprecat(?:e|es|ing)\b|\bphas(?:e|es|ed|ing) out\b")
+_MARKED_DEPRECATED = re.compile(r"(?i)\bmark(?:s|ed|ing)?\b.{0,60}?\bas deprecated\b")
+_DEPRECATION_NOTICE = re.compile(
+    r"(?i)\badd(?:s|ed|ing)?\b.{0,40}?\bdeprecation (?:warnings?|messages?|notices?)\b"
+)
+_DEPRECATION_NOUN = re.compile(
+    r"(?i)\bdeprecation\s*(?:$|(?:part|pt\.?)\s*\d|\(?\d+\s*/\s*(?:\d+|x|n)\b)"
+)
+# `Rename X to Y`, `Rename X`: a name, not `Rename X params` or `rename X with Y`
+_RENAME = re.compile(r"(?i)^renam\w*\s+(?P<old>\S+)(?:\s+(?:to|->|→)\s+(?P<new>\S+)|\s*$)")
+# `AOPerModuleConfig`, `torchao.float8.Float8Tensor`: a class or a module path, not `_x`
+_PUBLIC_NAME = re.compile(r"^(?:[a-z]\w*\.)*[A-Z][A-Za-z0-9]*[A-Z]\w*$|^[a-z][\w.]*\.[A-Za-z]\w*$")
+_FILE_NAME = re.compile(r"(?i)\.(?:sh|py|txt|md|ya?ml|json|toml|cpp|cc|h|hpp|cmake|bzl)$")
+_DEFAULT = re.compile(
+    r"(?i)(?<![.\w])(?:by default|defaults? to|as (?:the )?default|new default|"
+    r"(?:chang|switch|flipp?|mak|set)\w*\s+(?:\S+\s+){0,4}?(?:the )?default)\b(?!\s*[(_])"
+)
+
+_LOWERED = re.compile(r"(?i)\blower\w*\b")
+_FROM = re.compile(r"(?i)\s+from\s+|\bfrom\b")
+_SUPPORT = re.compile(r"(?i)\bsupport\b")
+# Every announcement has one of these words: most titles are done after this check.
+_TRIGGER = re.compile(
+    r"(?i)remov|delet|drop|kill|deprecat|renam|phas|default|breaking|incompatible|requir|"
+    r"bump|rais|upgrad|increas|public api"
+)
+
+
+def announce(pr: PullRequest, kind: str = "", kind_by_label: bool = False) -> Announcement | None:
+    """What `pr` announces, if anything. `kind` is its classification's kind; it counts
+    alone only when a label decided it (`kind_by_label`): wording is judged here."""
+    title = pr.title
+    if is_revert(title):
+        return None  # a revert takes an announcement back; the reverts block tells it
+    info = parse_title(title)
+    text = info.clean.strip().strip('"“”').rstrip(".").strip()
+    for label in pr.labels:
+        if _BREAKING_LABEL.search(label):
+            return _made(BREAKING, f"labelled `{label}`", text, pr)
+        if _DEPRECATION_LABEL.search(label):
+            return _made(DEPRECATION, f"labelled `{label}`", text, pr)
+    if kind_by_label and kind in ("bc_breaking", "deprecation"):
+        found = BREAKING if kind == "bc_breaking" else DEPRECATION
+        return _made(found, "labelled so", text, pr)
+    tags = {t.lower() for t in info.tags}
+    if tags & _INFRA_TAGS:
+        return None
+    if info.breaking or tags & _BREAKING_TAGS:
+        return _made(BREAKING, "marked BC-breaking", text, pr)
+    if tags & _DEPRECATION_TAGS:
+        return _made(DEPRECATION, "marked as a deprecation", text, pr)
+    return _from_title(text, pr)
+
+
+def _from_title(text: str, pr: PullRequest) -> Announcement | None:
+    if not _TRIGGER.search(text):
+        return None
+    tagged = _TAGGED_BREAK.search(text)
+    if tagged and not _REPAIR.search(text[: tagged.start()]):
+        return _made(BREAKING, "marked BC-breaking", text, pr)
+    if _IDLE.search(text):
+        return None  # removing what nobody uses breaks nobody
+    # `drop Python 3.9 from the CI matrix`: only a deprecation is news in such a title
+    infra = bool(_INFRA_SCOPE.search(text))
+    for clause in _clauses(text):
+        found = _judge_clause(clause, infra)
+        if found is not None:
+            kind, why = found
+            if why in _LIBRARY_ONLY and not _touches_library(pr):
+                return None  # a default or a name in a test, CI or example script
+            return _made(kind, why, text, pr, clause)
+    return None
+
+
+def _clauses(text: str) -> list[str]:
+    """The title's clauses, each starting at its own verb where it has one: `Add X and
+    drop Y` → [`Add X`, `drop Y`]; a leading `Java` before `Remove …` is dropped."""
+    parts = [p.strip() for p in _CLAUSE_SPLIT.split(text) if p and p.strip()]
+    out = []
+    for part in parts:
+        words = part.split()
+        for i, word in enumerate(words[:4]):
+            if starts_announcement(word) and i > 0:
+                out.append(" ".join(words[i:]))
+                break
+        out.append(part)
+    return out
+
+
+def _judge_clause(clause: str, infra: bool) -> tuple[str, str] | None:
+    if not infra:
+        found = _judge_break(clause)
+        if found:
+            return BREAKING, found
+    if _MARKED_DEPRECATED.search(clause) or _DEPRECATION_NOTICE.search(clause):
+        return DEPRECATION, "adds a deprecation"
+    verb = _DEPRECATE_VERB.search(clause)
+    if verb and not _REPAIR.search(clause[: verb.start()]):
+        return DEPRECATION, "deprecates an API"
+    noun = _DEPRECATION_NOUN.search(clause)
+    if noun and not _REPAIR.search(clause[: noun.start()]) and not _REMOVAL.match(clause):
+        return DEPRECATION, "a deprecation"
+    default = _DEFAULT.search(clause)
+    if not infra and default and not _REPAIR.search(clause[: default.start()]):
+        return DEFAULT, "changes a default"
+    return None
+
+
+def _judge_break(clause: str) -> str:
+    if _DROPPED_VERSION.search(clause) and not _INFRA_WORDS.search(clause):
+        return "drops a supported version"
+    if _RAISED_MINIMUM.search(clause) and not _LOWERED.search(clause):
+        return "raises a minimum version"
+    removal = _REMOVAL.match(clause)
+    if removal:
+        return _judge_removal(removal.group("object"))
+    rename = _RENAME.match(clause)
+    old = rename.group("old").strip("`") if rename else ""
+    if rename and _PUBLIC_NAME.match(old) and not _FILE_NAME.search(old):
+        return "renames a public API"
+    return ""
+
+
+_LIBRARY_ONLY = frozenset({"changes a default", "renames a public API"})
+# A clause about tests, CI or the build matrix: `drop Python 3.9 from the CI matrix`.
+_INFRA_SCOPE = re.compile(
+    r"(?i)\b(?:from|in|on) (?:the )?(?:ci|tests?|test suite|matrix|benchmarks?|docker)\b|\bci\b"
+)
+
+
+def _judge_removal(obj: str) -> str:
+    if _FROM_PUBLIC.search(obj):
+        return "removes an API from the public API"
+    deprecated = _DEPRECATED_ADJ.match(obj)
+    if deprecated:
+        what = deprecated.group("what")
+        # `remove deprecated X from Y`: stops using X inside Y, removes nothing of ours
+        if _FROM.search(what) or _INFRA_WORDS.search(what.split(" and ")[0]):
+            return ""
+        return "removes a deprecated API"
+    head = _FROM.split(obj)[0]
+    if _INFRA_WORDS.search(head):
+        return ""
+    if _OLD_FLOW.match(obj):
+        return "removes an old API"
+    if _PUBLIC_OBJECT.search(head):
+        return "drops support" if _SUPPORT.search(head) else "removes a public API"
+    return ""
+
+
+def _touches_library(pr: PullRequest) -> bool:
+    """Whether the PR changes more than tests, CI, docs, examples and scripts."""
+    for change in pr.files:
+        parts = change.path.lower().split("/")
+        if len(parts) == 1 or parts[0].startswith("."):
+            continue
+        if any(_NOT_LIBRARY.match(p) for p in parts[:-1]):
+            continue
+        return True
+    return False
+
+
+_NOT_LIBRARY = re.compile(
+    r"^(?:tests?|testing|docs?|examples?|scripts?|tools|benchmarks?|ci|third[-_]party)$"
+)
+
+
+def _made(kind: str, why: str, text: str, pr: PullRequest, clause: str = "") -> Announcement:
+    return Announcement(
+        kind=kind,
+        why=why,
+        sentence=sentence(text),
+        subject=subject(clause or text, text),
+        hint=migration_hint(pr.body),
+    )

@@ -1,0 +1,41 @@
+"""What the store knows from before the window: facts a window alone cannot tell (was this
+directory there before? how far back does the stored history reach?). The pipeline fills
+a `History` from the store; the analysis only reads it (it never imports the store)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class History:
+    """Facts from before the window; every field has a "nothing known" default.
+
+    `known_dirs`: directories a landed PR before the window touched (a path, or a
+    rename's old path, under them). A set need only hold the directories the window's
+    paths lie under; a callable answers for any directory.
+    `first_landed`: the oldest landed PR before the window (None: no history at all).
+    """
+
+    known_dirs: Callable[[str], bool] | frozenset[str] = frozenset()
+    first_landed: datetime | None = None
+
+    def knows_dir(self, directory: str) -> bool:
+        if callable(self.known_dirs):
+            return self.known_dirs(directory)
+        return directory in self.known_dirs
+
+
+def ancestor_dirs(paths: Iterable[str]) -> set[str]:
+    """Every directory the paths lie under (`a/b/c.py` → `a`, `a/b`); the root is none."""
+    dirs: set[str] = set()
+    for path in paths:
+        parts = path.split("/")[:-1]
+        for depth in range(len(parts), 0, -1):
+            directory = "/".join(parts[:depth])
+            if directory in dirs:
+                break  # its ancestors are in already
+            dirs.add(directory)
+    return dirs

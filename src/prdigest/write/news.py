@@ -1,0 +1,186 @@
+"""The news of a digest, as blocks any writer can render from the context: the breaking
+changes and deprecations callout, the new components an area's section names, and the
+phrases Key Takeaways opens with. Every PR they name is cited through the `Ledger`.
+
+The callout follows PyTorch's release notes, where a BC-breaking entry says what changed
+in the PR's own words and what users should do: here the PR's title as a sentence, and,
+when its description says what to use instead, that sentence quoted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..analyze.english import plural, sentence_case
+from ..render.markdown import code, inline
+from .digest_blocks import Ledger
+
+CALLOUT_HEADING = "Breaking Changes and Deprecations"
+LABELS = {"breaking": "Breaking", "deprecation": "Deprecation", "default": "New default"}
+LEAD_SHOWN = 3  # news items Key Takeaways opens with
+_SIBLINGS_SHOWN = 4
+
+
+def callout(context: dict[str, Any], ledger: Ledger) -> dict[str, Any] | None:
+    """`### Breaking Changes and Deprecations`: every announcement of the window, each
+    cited, breaking changes first, then deprecations, then changed defaults. Three or more
+    alike (`Delete deprecated X and related code` for six layouts) share one bullet."""
+    rows = [r for r in context.get("news", {}).get("breaking", []) if ledger.has(r["pr"])]
+    bullets = []
+    told: set[int] = set()
+    for row in rows:
+        if row["pr"] in told:
+            continue
+        alike = [r for r in rows if _alike(r, row)] if _template(row) else [row]
+        if len(alike) < MERGED:
+            alike = [row]
+        told.update(r["pr"] for r in alike)
+        bullets.append(_announcement(alike, ledger))
+    return {"heading": CALLOUT_HEADING, "bullets": bullets} if bullets else None
+
+
+MERGED = 3  # announcements alike enough to share a bullet
+_NAME = re.compile(r"^`?([A-Za-z_][\w.]*)`?$")
+
+
+def _template(row: dict[str, Any]) -> tuple[str, str] | None:
+    """(the subject with its first name as `{}`, the name): `deprecated QDQLayout and
+    related code deleted` → (`deprecated {} and related code deleted`, `QDQLayout`)."""
+    if not row["subject"] or row["hint"] or row["reverted"]:
+        return None
+    words = row["subject"].split(" ")
+    for i, word in enumerate(words):
+        match = _NAME.match(word)
+        name = match.group(1) if match else ""
+        if name and ("_" in name or "." in name or sum(c.isupper() for c in name) >= 2):
+            return " ".join([*words[:i], "{}", *words[i + 1 :]]), name
+    return None
+
+
+def _alike(row: dict[str, Any], other: dict[str, Any]) -> bool:
+    mine, theirs = _template(row), _template(other)
+    return (
+        row["kind"] == other["kind"]
+        and mine is not None
+        and theirs is not None
+        and mine[0] == theirs[0]
+    )
+
+
+def _announcement(rows: list[dict[str, Any]], ledger: Ledger) -> str:
+    row = rows[0]
+    if len(rows) > 1:
+        names = [code(t[1]) for r in rows if (t := _template(r))]
+        pattern = sentence_case(_template(row)[0])  # type: ignore[index]
+        joined = pattern.split("{}", 1)[1].startswith(" and ")  # `X and related code`
+        listing = ", ".join(names) if joined else ", ".join(names[:-1]) + " and " + names[-1]
+        said = inline(pattern).replace("{}", listing, 1)
+    else:
+        plain_said = (
+            sentence_case(row["subject"]) if row["subject"] else row["sentence"].rstrip(".")
+        )
+        said = inline(plain_said)
+    text = f"**{LABELS[row['kind']]}:** {said} ({ledger.cite_all([r['pr'] for r in rows])})"
+    if row["reverted"]:
+        text += ", reverted this week"
+    text += "."
+    if row["hint"]:
+        text += f" In the PR's words: “{inline(row['hint'], symbols=False)}”"
+    return text
+
+
+def component_bullets(
+    context: dict[str, Any],
+    ledger: Ledger,
+    areas: Iterable[str] = (),
+    *,
+    besides: Iterable[str] | None = None,
+) -> list[dict[str, Any]]:
+    """A bullet per change that created new components in these `areas` (or, with
+    `besides`, in any area but those): "**New `backends/samsung/`:** what the PR says
+    (its citation); 74 files." Components made by the same change share its bullet."""
+    wanted, others = set(areas), None if besides is None else set(besides)
+    by_maker: dict[str, list[dict[str, Any]]] = {}
+    for component in context.get("news", {}).get("new_components", []):
+        area = component["area"]
+        if area in wanted or (others is not None and area not in others):
+            key = str(component["lead"] or component["push"])
+            by_maker.setdefault(key, []).append(component)
+    return [_component_bullet(group, ledger) for group in by_maker.values()]
+
+
+def _component_bullet(group: list[dict[str, Any]], ledger: Ledger) -> dict[str, Any]:
+    first = group[0]
+    names = [_component_name(c) for c in group]
+    listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    text = f"**New {listed}:** {inline(first['sentence'].rstrip('.'))}"
+    if first["members"] and len(group) == 1:
+        text = f"**New directories under {names[0]}:** {inline(first['sentence'].rstrip('.'))}"
+    cited = [n for n in first["prs"] if ledger.has(n)][:2]
+    if cited:
+        text += f" ({ledger.cite_all(cited)})"
+    elif first["push"]:
+        text += f" (a direct push, {code(first['push'])})"
+    files = sum(c["files"] for c in group)
+    siblings = [m.rpartition("/")[2] for c in group for m in c["members"]]
+    if siblings:
+        shown = ", ".join(code(s) for s in siblings[:_SIBLINGS_SHOWN])
+        rest = len(siblings) - _SIBLINGS_SHOWN
+        shown += f" and {rest} more" if rest > 0 else ""
+        text += f"; {plural(len(siblings), 'new directory', 'new directories')} ({shown}) with {plural(files, 'file')}"
+    else:
+        text += f"; {plural(files, 'file')}"
+    return {"text": text + ".", "sub": []}
+
+
+def _component_name(component: dict[str, Any]) -> str:
+    return code(component["path"] + "/")
+
+
+def _component_phrase(component: dict[str, Any], citation: str) -> str:
+    """`new `a/b/` (9 files, PR#1)`, `53 new directories under `a/ops/` (190 files, PR#1)`."""
+    files = plural(component["files"], "file")
+    if component["members"]:
+        many = plural(len(component["members"]), "new directory", "new directories")
+        return f"{many} under {_component_name(component)} ({files}, {citation})"
+    return f"new {_component_name(component)} ({files}, {citation})"
+
+
+def lead_sentence(context: dict[str, Any], ledger: Ledger) -> tuple[str, bool]:
+    """Key Takeaways' opening: the most notable PRs that a short phrase can tell (a break
+    or deprecation by what it removes or deprecates, a new component, a stated result),
+    each cited: "Most notable this week: `X` API removed (PR#1); new `a/b/` (9 files,
+    PR#2)." And whether it quotes a figure ('' and False when there is no such news)."""
+    news = context.get("news", {})
+    said = {row["pr"]: row for row in news.get("breaking", []) if row["kind"] != "default"}
+    made: dict[int, dict[str, Any]] = {}
+    for component in news.get("new_components", []):  # largest first: a PR's biggest
+        if component["lead"] is not None:
+            made.setdefault(component["lead"], component)
+    phrases: list[str] = []
+    told = 0
+    quoted = False
+    for number in news.get("lead", []):
+        if len(phrases) >= LEAD_SHOWN or not ledger.has(number):
+            continue
+        pr = ledger.prs[str(number)]
+        if number in said and said[number]["subject"]:
+            phrases.append(f"{inline(said[number]['subject'])} ({ledger.cite(number)})")
+            told += 1
+        elif number in made:
+            phrases.append(_component_phrase(made[number], ledger.cite(number)))
+        elif not quoted and pr["claims"] and ledger.figure_ok(pr["claims"][0], number):
+            name = pr["theme"] or pr["clean_title"]
+            phrases.append(f"{inline(name)}, reporting {ledger.quote(pr['claims'][0], number)}")
+            quoted = True
+    rest = len(said) - told
+    word = "more " if told else ""
+    more = plural(
+        rest, f"{word}breaking change or deprecation", f"{word}breaking changes and deprecations"
+    )
+    if not phrases:
+        return (f"Most notable this week: {more}, listed below." if rest else ""), False
+    tail = f"; {more} below" if rest > 0 else ""
+    return f"Most notable this week: {'; '.join(phrases)}{tail}.", quoted
