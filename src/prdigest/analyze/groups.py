@@ -57,7 +57,7 @@ def _names_area(text: str, area_words: set[str]) -> bool:
     return bool(words) and all(w in area_words or w.rstrip("s") in area_words for w in words)
 
 
-def _mentions_area(tag: str, area_words: set[str]) -> bool:
+def mentions_area(tag: str, area_words: set[str]) -> bool:
     """`Qualcomm AI Engine Direct` in `Backends: Qualcomm` is the area's own prefix."""
     words = [w for w in re.split(r"[^a-z0-9]+", tag.lower()) if len(w) >= 2]
     return any(w in area_words and w not in {"backend", "backends"} for w in words)
@@ -160,7 +160,7 @@ def find_candidates(
         max(3, math.ceil(0.5 * n)) if n >= 4 else n + 1
     )  # on half the area: the area's own tag
     for tag, members in sorted(tag_members.items()):
-        if 2 <= len(members) < tag_limit and not _mentions_area(tag, area_words):
+        if 2 <= len(members) < tag_limit and not mentions_area(tag, area_words):
             out.append(
                 Candidate("tag", f"tag:{tag}", tag_label.get(tag, tag), frozenset(members), 1.0)
             )

@@ -12,7 +12,9 @@ from collections import defaultdict
 from typing import Any
 
 from ..analyze.english import number_word, plural, sentence_case
+from ..analyze.name_choice import is_catch_all
 from ..render.markdown import code, inline, plain, render_template, table_cell
+from . import digest_blocks as blocks
 from .digest_blocks import Ledger, check, closing, empty, people, reverts, trends
 
 MIN_SECTION = 5  # an area with this many PRs always gets its own section
@@ -161,7 +163,7 @@ def _points_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
         subs.append(f"{ledger.quote(figure['text'], figure['pr'])}.")
     total = len(theme["members"])
     lead = f"{plural(total, 'PR')}, among them:" if total > len(points) else ""
-    return {"text": f"**{inline(theme['name'])}:** {lead}".rstrip(), "sub": subs}
+    return {"text": f"{blocks.theme_label(theme)}{lead}".rstrip(), "sub": subs}
 
 
 def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
@@ -169,14 +171,14 @@ def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
     figure_prs = {f["pr"] for f in figures}
     sentence = theme["sentence"].rstrip(".")
     cites = ledger.cite_all([n for n in theme["prs"] if n not in figure_prs])
-    text = f"**{inline(theme['name'])}:** {inline(sentence)}"
+    text = f"{blocks.theme_label(theme)}{inline(sentence)}"
     if cites:
         text += f" ({cites})"
     for i, fig in enumerate(figures):
         text += f"{', reporting' if i == 0 else ' and'} {ledger.quote(fig['text'], fig['pr'])}"
     more = theme["more"]
     if more > 0:
-        text += f", plus {plural(more, 'more PR')} on this theme"
+        text += f", plus {blocks.more_prs(more, theme)}"
     return {"text": text + ".", "sub": []}
 
 
@@ -188,12 +190,12 @@ def _lead_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
     else:
         sentence = theme["sentence"]
         lead = next((n for n in theme["prs"] if ledger.has(n)), None)
-    text = f"**{inline(theme['name'])}:** {inline(sentence.rstrip('.'))}"
+    text = f"{blocks.theme_label(theme)}{inline(sentence.rstrip('.'))}"
     if lead is not None:
         text += f" ({ledger.cite(lead)})"
     others = len(theme["members"]) - 1
     if others > 0:
-        text += f", plus {plural(others, 'more PR')} on this theme"
+        text += f", plus {blocks.more_prs(others, theme)}"
     return {"text": text + ".", "sub": []}
 
 
@@ -228,6 +230,8 @@ def _family_groups(areas: list[dict[str, Any]]) -> list[tuple[str, list[dict[str
 
 def _small_area_line(area: dict[str, Any], ledger: Ledger, label: str, budget: int) -> str:
     text = f"**{inline(label)}** ({plural(area['count'], 'PR')})"
+    if is_catch_all(label):  # the catch-all (`Other`) is no name: say what it holds
+        text = f"{plural(area['count'], 'PR')} in no area of their own"
     if area["themes"] and ledger.citations < budget:
         theme = area["themes"][0]
         cited = [n for n in theme["prs"] if ledger.has(n)][:1]
@@ -299,7 +303,7 @@ def _table_row(area: dict[str, Any], ledger: Ledger) -> dict[str, str]:
     category, _, component = area["name"].partition(":")
     if not component.strip() and area.get("top_paths"):
         component = ", ".join(code(path) for path, _ in area["top_paths"][:2])
-    focus = ", ".join(inline(t["name"]) for t in area["themes"][:3]) or "—"
+    focus = ", ".join(inline(t["name"]) for t in area["themes"][:3] if t["name"]) or "—"
     return {
         "category": table_cell(f"**{plain(category.strip())}**"),
         "component": table_cell(
@@ -312,7 +316,8 @@ def _table_row(area: dict[str, Any], ledger: Ledger) -> dict[str, str]:
 
 def _other_row(areas: list[dict[str, Any]], ledger: Ledger) -> dict[str, str]:
     names = [a["name"] for a in areas[:3]] + (["…"] if len(areas) > 3 else [])
-    focus = ", ".join(inline(a["themes"][0]["name"]) for a in areas[:3] if a["themes"]) or "—"
+    named = [next((t["name"] for t in a["themes"] if t["name"]), "") for a in areas[:3]]
+    focus = ", ".join(inline(n) for n in named if n) or "—"
     key = next((_key_pr(a, ledger) for a in areas if any(t["prs"] for t in a["themes"])), "—")
     return {
         "category": "**Other**",
@@ -340,9 +345,9 @@ def _takeaways(context: dict[str, Any], ledger: Ledger) -> str:
     leaders = [a for a in areas[:2] if a["themes"]]
     parts = []
     for area in leaders:
-        themes = area["themes"][:2]
+        themes = [t for t in area["themes"] if t["name"]][:2]
         phrases = " and ".join(_lead_phrase(t) for t in themes)
-        parts.append(f"**{plain(area['name'])}** ({phrases})")
+        parts.append(f"**{plain(area['name'])}**" + (f" ({phrases})" if phrases else ""))
     verb = "was dominated by" if counts["prs"] >= 20 else "centred on"
     lead = (
         f"This week's activity {verb} " + " and ".join(parts)
@@ -361,7 +366,7 @@ def _takeaways(context: dict[str, Any], ledger: Ledger) -> str:
     )
     if figure is not None:
         theme, fig = figure
-        lead += f", with {inline(theme['name'])} reporting {ledger.quote(fig['text'], fig['pr'])}"
+        lead += f", with {inline(theme['name']) or 'one PR'} reporting {ledger.quote(fig['text'], fig['pr'])}"
     top = context["key_takeaways"]["top_areas"]
     numbered = [f"({i}) {plain(name)}" for i, name in enumerate(top, start=1)]
     listing = (
