@@ -3,9 +3,10 @@ same result as the CLI. No SQL, HTTP or templates: those live in their modules."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .errors import ConfigError, SourceError
@@ -22,6 +23,9 @@ from .models import Classification, PullRequest, Report
 from .reporting import Reporter, SilentReporter
 from .store import Store
 from .timeutil import Window, last_complete_week, now
+
+if TYPE_CHECKING:
+    from .analyze.people import People
 
 __all__ = [
     "BATCH",
@@ -133,17 +137,29 @@ def build_digest_context(
     count_mode: str = "merged",
 ) -> dict[str, Any]:
     from .analyze import build_context
+    from .analyze.history import History
 
     pairs, previous_pairs, profile = classified(
         store, repo, window, config, profile_name, count_mode
     )
-    emails = {pr.author_email for pr, _ in pairs}
-    known = store.authors_seen_before(repo, emails, window.start)
     descriptions = {name: profile.area_description(name) for name in profile.area_names()}
+    history = History(people=people_before(store, repo, [pr for pr, _ in pairs], window.start))
     context = build_context(
-        repo, window, pairs, previous_pairs, known, area_descriptions=descriptions
+        repo, window, pairs, previous_pairs, set(), area_descriptions=descriptions, history=history
     )
     return _with_count_mode(store, repo, window, context, count_mode)
+
+
+def people_before(store: Store, repo: str, prs: Sequence[PullRequest], before: datetime) -> People:
+    """Who the authors of `prs` are across their addresses (the stored .mailmap), and the
+    identities under which any of them landed something before `before`."""
+    from .analyze.people import Identity, People, identity_of, lookups
+    from .store.people import identities_before, mailmap_of
+
+    mailmap = mailmap_of(store, repo, (pr.author_email for pr in prs))
+    emails, logins, names = lookups([identity_of(pr) for pr in prs], People(mailmap=mailmap))
+    seen = identities_before(store, repo, before, emails, logins, names)
+    return People(mailmap=mailmap, seen=frozenset(Identity(*row) for row in sorted(seen)))
 
 
 def _with_count_mode(

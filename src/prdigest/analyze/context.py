@@ -9,13 +9,15 @@ from typing import Any
 
 from ..models import Classification, PullRequest, pr_url
 from ..timeutil import Window, to_iso
+from .history import History
 from .items import Item, build_item, inverse_document_frequency, notable_score, title_terms
 from .notable import notable
+from .people import People
 from .reverts import pair_reverts
 from .spelling import Spelling
 from .themes import Theme, area_themes, theme_limit
 from .trends import trends
-from .window import counts, first_time_authors
+from .window import counts, first_time_authors, persons
 
 SCHEMA = 1
 
@@ -27,11 +29,15 @@ def build_context(
     previous: Sequence[tuple[PullRequest, Classification]],
     known_authors: set[str],
     area_descriptions: dict[str, str] | None = None,
+    history: History | None = None,
 ) -> dict[str, Any]:
     """The digest context of one window. `items` are the records landed in the window
     (direct pushes included), `previous` those of the window before (for trends and as
-    the TF-IDF background), `known_authors` the e-mails of window authors seen before."""
+    the TF-IDF background), `history` what the store knows from before the window
+    (`known_authors`, the e-mails of window authors seen before, stands for its people
+    when there is none)."""
     descriptions = area_descriptions or {}
+    people = history.people if history is not None else People.from_emails(known_authors)
     spelling = Spelling()  # the hand-kept acronyms, until the repository's own spelling
     ordered = sorted(items, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
@@ -68,9 +74,10 @@ def build_context(
                         series_members.add(m.number)
         areas.append(_area_dict(area, members, themes, previous_counts.get(area, 0), descriptions))
 
-    first_timers = first_time_authors([it.pr for it in built], known_authors)
+    who = persons([it.pr for it in built], people)
+    first_timers = first_time_authors([it.pr for it in built], who)
     count_block = counts(
-        [it.pr for it in built], first_timers, len(revert_rows), len(reland_rows), previous_prs
+        [it.pr for it in built], who, first_timers, len(revert_rows), len(reland_rows), previous_prs
     )
     pr_block: dict[str, dict[str, Any]] = {}
     for it in prs:

@@ -1,5 +1,5 @@
 """Sync from a git clone: first-parent history of a ref, resumed after the last
-committed commit."""
+committed commit; then the clone's `.mailmap` over every stored author identity."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Any
 
 from ..reporting import Reporter
 from ..sources import git as git_source  # looked up at each call (tests replace it)
+from ..sources.mailmap import mailmap
 from ..sources.spec import SourceSpec
 from ..store import Store
+from ..store.people import author_identities, replace_mailmap
 from .records import ingest_records, resume_from
 from .result import SyncResult
 
@@ -27,7 +29,7 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
         ):
             yield f"{clone}@{str(raw.get('sha', '?'))[:12]}", raw
 
-    return ingest_records(
+    result = ingest_records(
         store,
         repo,
         source,
@@ -38,3 +40,8 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
         lambda _w, raw: str(raw["sha"]),
         floor,
     )
+    # Who is who, as the clone's .mailmap says now, over every identity stored: an entry
+    # added later reaches commits synced before it (the records stay as git recorded them).
+    mapping = mailmap(clone, head, author_identities(store, repo))
+    replace_mailmap(store, repo, mapping)
+    return result
