@@ -140,6 +140,7 @@ def _theme_dict(theme: Theme) -> dict[str, Any]:
     cited = [m.number for m in theme.cited if m.number is not None]
     return {
         "name": theme.name,
+        "topic": theme.topic,
         "kind": theme.kind,
         "sentence": theme.sentence,
         "prs": cited,

@@ -111,6 +111,7 @@ VERB_NOUNS: dict[str, str] = {
     "include": "",
     "upstream": "upstreaming",
     "serialize": "serialization",
+    "modernize": "modernization",
 }
 # More imperative openers; their theme names need no suffix noun.
 for _verb in (

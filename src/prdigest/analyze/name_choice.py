@@ -98,11 +98,20 @@ def choose_name(options: Iterable[str], opening: Sequence[str]) -> str:
     return ""
 
 
+# Generic names for a kind of work, which an area makes specific (`Arm tests`); the
+# others (`None`, `Other`) stay names of nothing.
+_KINDS_OF_WORK = frozenset(
+    """tests testing fixes cleanup cleanups refactor refactors refactoring docs documentation
+    migration tooling scripts helpers utils benchmarks examples kernels ops operators
+    passes""".split()
+)
+
+
 def qualified(generic: str, area: str) -> str:
     """A generic name made specific by its area: `Tests` in `Backends: Arm` → `Arm tests`."""
     word = plain(generic).strip(" .:")
     owner = area.rsplit(":", 1)[-1].strip()
-    if not word or not owner or word in plain(owner).split():
+    if word not in _KINDS_OF_WORK or not owner or word in plain(owner).split():
         return ""
     return f"{owner} {word}"
 
@@ -110,6 +119,8 @@ def qualified(generic: str, area: str) -> str:
 def without_name(name: str, sentence: str) -> str:
     """The sentence with the name it opens with taken off, when what is left reads on its
     own (`GA Static Gemma3-1B.` under **GA Static** → `Gemma3-1B.`); '' otherwise."""
+    if not restates(name, sentence):
+        return ""
     said = len(plain(name).strip(" :").split())
     words = sentence.split()
     rest = words[said:]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ..reading import strip_part_markers
 from .english import VERB_NOUNS, is_verb, sentence_case, verb_base
-from .groups import Candidate
+from .groups import Candidate, area_words, names_area
 from .items import STOPWORDS, Item
 from .spelling import Spelling
 
@@ -204,6 +204,8 @@ def _noun_phrase(phrase: str) -> str:
         if word.endswith((",", ";")):
             words = words[: i + 1]
             break
+    while words and words[-1] in {"-", "–", "—", ":", "+", "&", "/"}:
+        words = words[:-1]  # `Remove X gating - Extensions and Core` → `X gating removal`
     text = " ".join(words).rstrip(",;:")
     if noun and noun.lower() not in text.lower():
         text = f"{text} {noun}".strip()
@@ -275,9 +277,10 @@ def theme_name(
     if cand.kind == "template":
         masked = cand.key.split(":", 1)[1].split()
         words = WORDS.findall(strip_part_markers(rep.clean.text))
-        if len(words) != len(masked):
-            words = masked
-        kept = [w for w, m in zip(words, masked, strict=True) if m != "*"]
+        if len(words) == len(masked):
+            kept = [w for w, m in zip(words, masked, strict=True) if m != "*"]
+        else:  # the key split a word (`Half/BFloat16`): what the titles share, as written
+            kept = _shared_words([WORDS.findall(strip_part_markers(m.clean.text)) for m in members])
         while kept and kept[-1].lower() in _EDGE_WORDS:
             kept.pop()  # `Deprecate v1 of *` → `Deprecate v1`
         name = _noun_phrase(" ".join(kept[:7]))
@@ -306,19 +309,49 @@ def theme_name(
     return name or sentence_case(" ".join(opening[:4]).rstrip(",;:"))
 
 
+def _shared_words(titles: list[list[str]]) -> list[str]:
+    """The words all titles open with, then those they all end with (as the first writes
+    them): `Support Half/BFloat16 in op_allclose` and `… in hardtanh` share
+    `Support Half/BFloat16 in`."""
+    if not titles:
+        return []
+    first = titles[0]
+    low = [[word.lower() for word in title] for title in titles]
+    head = 0
+    while head < len(first) and all(len(t) > head and t[head] == low[0][head] for t in low):
+        head += 1
+    tail = 0
+    while tail < len(first) - head and all(
+        len(t) - 1 - tail >= head and t[-1 - tail] == low[0][-1 - tail] for t in low
+    ):
+        tail += 1
+    return first[:head] + first[len(first) - tail :]
+
+
 def _as_written(term: str, items: Sequence[Item]) -> str:
     """The term as the titles write it: the form with capitals most of them use (`VGF`
     over `vgf`), else as the first title has it."""
     pattern = re.compile(rf"(?i)(?<![\w-]){re.escape(term)}(?![\w-])")
-    forms = [m.group(0) for it in items for m in pattern.finditer(it.clean.text)]
-    cased = Counter(form for form in forms if form != form.lower())
+    found = [(m.group(0), m.start()) for it in items for m in pattern.finditer(it.clean.text)]
+    forms = [form for form, _ in found]
+    # a capital that only opens a title is the title's, not the word's (`Modernize X`)
+    cased = Counter(
+        form
+        for form, at in found
+        if form != form.lower() and (at > 0 or form[1:] != form[1:].lower())
+    )
     if cased:
         return min(cased, key=lambda form: (-cased[form], forms.index(form)))
-    return forms[0] if forms else term
+    return term.lower() if forms else term
 
 
 def other_names(
-    cand: Candidate, members: list[Item], rep: Item, phrase: str, spelling: Spelling = HAND_KEPT
+    cand: Candidate,
+    members: list[Item],
+    rep: Item,
+    phrase: str,
+    spelling: Spelling = HAND_KEPT,
+    area: str = "",
 ) -> list[str]:
     """Names the theme could also go by, best first: what grouped it (its term as the
     titles write it, its tag, symbol or directory), the directory its PRs share, its
@@ -339,7 +372,7 @@ def other_names(
             if len(set(parts)) != 1:
                 break
             shared.append(parts[0])
-        if len(shared) >= 2:
+        if len(shared) >= 2 and not names_area(shared[-1], area_words(area)):
             directory = "/".join(shared)
             out.append(f"{_directory_name(directory, spelling)} (`{directory}`)")
     if phrase:

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..reading import strip_part_markers
 from .describe import describe, slot_merge
 from .english import as_clause, sentence_case
 from .groups import MIN_SIZE, Candidate, area_words, find_candidates, mentions_area
@@ -29,7 +30,8 @@ _MAX_CITED = 3
 
 @dataclass
 class Theme:
-    name: str
+    name: str  # '' for a single PR: its sentence stands alone
+    topic: str  # a short noun phrase for tables and summaries: the name, or the PR's
     kind: str  # series | tag | term | path | single
     members: list[Item]
     cited: list[Item]
@@ -130,8 +132,10 @@ def _make_theme(
         else {id(m): i for i, m in enumerate(ranked)}
     )
     cited.sort(key=lambda m: order[id(m)])
+    topic = name or tidy_name(theme_name(cand, phrase, ranked[0], spelling, members))
     return Theme(
         name=name,
+        topic=topic,
         kind=cand.kind,
         members=members,
         cited=cited,
@@ -175,28 +179,54 @@ def _named(
 ) -> tuple[str, list[Item], Described]:
     """The theme's name, its members in the order its sentence uses them, and what
     `_described` says. A single PR has no name. Else the name is the first option that is
-    no lone generic word and that neither the sentence nor its first point opens with;
-    when the lead title opens with every option, another member leads the sentence; when
-    every title does, the sentence is the lead's title without the name it opens with
-    (**GA Static:** Gemma3-1B), or the theme goes without a name."""
+    no lone generic word and that neither the sentence nor its first point opens with.
+    When the titles open with every option, the sentence lists what follows the name in
+    them (**GA Static:** Gemma3-1B and Smollm3 3B); failing two such titles, another
+    member leads the sentence, or the lead's rest alone follows the name; else the theme
+    goes without a name."""
     described = _described(cand, members, ranked, phrase, area)
     if cand.kind == "single":
         return "", ranked, described
     first = theme_name(cand, phrase, ranked[0], spelling, members)
     options = [first, qualified(first, area) if is_generic(first) else ""]
-    options += other_names(cand, members, ranked[0], phrase, spelling)
-    for lead in [None, *ranked[1:4]]:
-        order = ranked if lead is None else [lead] + [m for m in ranked if m is not lead]
-        said = described if lead is None else _described(cand, members, order, phrase, area)
+    options += other_names(cand, members, ranked[0], phrase, spelling, area)
+    name = choose_name(options, [described[0]] + [text for text, _ in described[2][:1]])
+    if name:
+        return name, ranked, described
+    fallback = next((tidy_name(o) for o in options if tidy_name(o)), "")
+    rests = [(m, rest) for m in ranked if (rest := _after_name(fallback, m, area))]
+    if len(rests) >= 2:
+        return fallback, _led_by([m for m, _ in rests], ranked), _listing(rests)
+    for lead in ranked[1:4]:
+        order = _led_by([lead], ranked)
+        said = _described(cand, members, order, phrase, area)
         name = choose_name(options, [said[0]] + [text for text, _ in said[2][:1]])
         if name:
             return name, order, said
-    fallback = next((tidy_name(o) for o in options if tidy_name(o)), "")
-    alone = _off_area(f"{sentence_case(as_clause(ranked[0].clean.text))}.", area)
-    rest = without_name(fallback, alone) if fallback else ""
-    if rest:
-        return fallback, ranked, (rest, ranked[:1], [])
+    if rests:
+        return fallback, _led_by([rests[0][0]], ranked), _listing(rests)
     return "", ranked, (described[0], described[1], [])
+
+
+def _after_name(name: str, item: Item, area: str) -> str:
+    """What the item's title says after the name it opens with, as written ('' if it
+    does not open with it)."""
+    title = _off_area(strip_part_markers(item.clean.text), area)
+    return without_name(name, title) and " ".join(title.split()[len(name.split()) :])
+
+
+def _listing(rests: list[tuple[Item, str]]) -> Described:
+    """`Gemma3-1B, Smollm3 3B and 2 more.` from the rests of titles after their name."""
+    parts = [rest.rstrip(".") for _, rest in rests[:3]]
+    more = len(rests) - len(parts)
+    if more:
+        parts.append(f"{more} more")
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{sentence_case(text)}.", [m for m, _ in rests[:2]], []
+
+
+def _led_by(leads: list[Item], ranked: list[Item]) -> list[Item]:
+    return leads + [m for m in ranked if m not in leads]
 
 
 def _off_area(sentence: str, area: str) -> str:

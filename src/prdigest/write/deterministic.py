@@ -303,7 +303,7 @@ def _table_row(area: dict[str, Any], ledger: Ledger) -> dict[str, str]:
     category, _, component = area["name"].partition(":")
     if not component.strip() and area.get("top_paths"):
         component = ", ".join(code(path) for path, _ in area["top_paths"][:2])
-    focus = ", ".join(inline(t["name"]) for t in area["themes"][:3] if t["name"]) or "—"
+    focus = ", ".join(inline(t["topic"]) for t in area["themes"][:3] if t["topic"]) or "—"
     return {
         "category": table_cell(f"**{plain(category.strip())}**"),
         "component": table_cell(
@@ -316,8 +316,8 @@ def _table_row(area: dict[str, Any], ledger: Ledger) -> dict[str, str]:
 
 def _other_row(areas: list[dict[str, Any]], ledger: Ledger) -> dict[str, str]:
     names = [a["name"] for a in areas[:3]] + (["…"] if len(areas) > 3 else [])
-    named = [next((t["name"] for t in a["themes"] if t["name"]), "") for a in areas[:3]]
-    focus = ", ".join(inline(n) for n in named if n) or "—"
+    topics = [a["themes"][0]["topic"] for a in areas[:3] if a["themes"]]
+    focus = ", ".join(inline(topic) for topic in topics if topic) or "—"
     key = next((_key_pr(a, ledger) for a in areas if any(t["prs"] for t in a["themes"])), "—")
     return {
         "category": "**Other**",
@@ -336,7 +336,7 @@ def _lead_phrase(theme: dict[str, Any]) -> str:
         return f"work in {code(directory)}"
     if theme["series"]:
         return f"a {number_word(len(theme['members']))}-part series on {inline(theme['name'])}"
-    return inline(theme["name"])
+    return inline(theme["topic"])
 
 
 def _takeaways(context: dict[str, Any], ledger: Ledger) -> str:
@@ -345,7 +345,7 @@ def _takeaways(context: dict[str, Any], ledger: Ledger) -> str:
     leaders = [a for a in areas[:2] if a["themes"]]
     parts = []
     for area in leaders:
-        themes = [t for t in area["themes"] if t["name"]][:2]
+        themes = [t for t in area["themes"] if t["topic"]][:2]
         phrases = " and ".join(_lead_phrase(t) for t in themes)
         parts.append(f"**{plain(area['name'])}**" + (f" ({phrases})" if phrases else ""))
     verb = "was dominated by" if counts["prs"] >= 20 else "centred on"
@@ -366,7 +366,7 @@ def _takeaways(context: dict[str, Any], ledger: Ledger) -> str:
     )
     if figure is not None:
         theme, fig = figure
-        lead += f", with {inline(theme['name']) or 'one PR'} reporting {ledger.quote(fig['text'], fig['pr'])}"
+        lead += f", with {inline(theme['topic']) or 'one PR'} reporting {ledger.quote(fig['text'], fig['pr'])}"
     top = context["key_takeaways"]["top_areas"]
     numbered = [f"({i}) {plain(name)}" for i, name in enumerate(top, start=1)]
     listing = (
