@@ -69,7 +69,7 @@ def build_context(
         for theme in themes:
             for m in theme.members:
                 if m.number is not None:
-                    theme_of.setdefault(m.number, theme.name)
+                    theme_of.setdefault(m.number, theme.topic)
                     if theme.series:
                         series_members.add(m.number)
         areas.append(_area_dict(area, members, themes, previous_counts.get(area, 0), descriptions))
@@ -122,7 +122,7 @@ def build_context(
             "total": count_block["prs"],
             "top_areas": top,
             "lead_themes": [
-                {"area": a["name"], "theme": a["themes"][0]["name"], "prs": a["themes"][0]["prs"]}
+                {"area": a["name"], "theme": a["themes"][0]["topic"], "prs": a["themes"][0]["prs"]}
                 for a in areas[:3]
                 if a["themes"]
             ],

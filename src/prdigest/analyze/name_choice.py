@@ -36,7 +36,9 @@ GENERIC = frozenset(
     overloads misc. new""".split()
 )
 _CODE = re.compile(r"`([^`]*)`")
-_SERIES_TAG = re.compile(r"(?i)(?:^|\s)(?:pr\s*)?\d+\s*/\s*(?:\d+|n|x)\b:?")
+_SERIES_TAG = re.compile(
+    r"(?i)(?:^|\s)(?:(?:pt|part|step|phase)\.?\s*)?(?:pr\s*)?\d+\s*/\s*(?:\d+|n|x)\b:?"
+)
 
 
 def plain(text: str) -> str:
@@ -47,7 +49,7 @@ def plain(text: str) -> str:
 def tidy_name(name: str) -> str:
     """`Fix stale docgen pt.2` → `Fix stale docgen`; `Check if portable/optimized in` →
     `Check if portable/optimized`; '' when nothing that names is left."""
-    text = _SERIES_TAG.sub(" ", strip_part_markers(name))
+    text = strip_part_markers(_SERIES_TAG.sub(" ", name))
     words = text.split()
     while words and words[-1].lower().strip(",;:.") in _TAIL:
         words.pop()

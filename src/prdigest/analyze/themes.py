@@ -205,7 +205,10 @@ def _named(
             return name, order, said
     if rests:
         return fallback, _led_by([rests[0][0]], ranked), _listing(rests)
-    return "", ranked, (described[0], described[1], [])
+    if described[2]:  # two distinct changes and no name to hold them: the lead's alone
+        alone = _off_area(f"{sentence_case(as_clause(ranked[0].clean.text))}.", area)
+        return "", ranked, (alone, ranked[:1], [])
+    return "", ranked, described
 
 
 def _after_name(name: str, item: Item, area: str) -> str:
