@@ -111,6 +111,7 @@ class Persons:
     def __init__(self, identities: Sequence[Identity], people: People) -> None:
         self._parent: dict[str, str] = {}
         self._people = people
+        self._known: dict[Identity, list[str]] = {}  # keys of each identity, made once
         for identity in [*identities, *sorted(people.seen, key=_order)]:
             self._link(self._keys(identity))
         self._seen_roots = {self._root(k) for i in people.seen for k in self._keys(i)}
@@ -128,9 +129,14 @@ class Persons:
         return mapped.name or identity.name or identity.login or identity.email
 
     def _keys(self, identity: Identity) -> list[str]:
-        mapped = self._people.mapped(identity)
-        found = keys(identity)
-        return found + [k for k in keys(mapped) if k not in found] if mapped != identity else found
+        found = self._known.get(identity)
+        if found is None:
+            mapped = self._people.mapped(identity)
+            found = keys(identity)
+            if mapped != identity:
+                found += [k for k in keys(mapped) if k not in found]
+            self._known[identity] = found
+        return found
 
     def _link(self, found: list[str]) -> None:
         for key in found:
