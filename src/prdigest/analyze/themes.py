@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from ..reading import strip_part_markers
 from .describe import describe, slot_merge
 from .english import as_clause, sentence_case
-from .groups import MIN_SIZE, Candidate, area_words, find_candidates, mentions_area
+from .groups import (
+    MIN_SIZE,
+    Candidate,
+    area_words,
+    find_candidates,
+    mentions_area,
+    names_area,
+)  # fmt: skip
 from .items import Item
 from .name_choice import (
     choose_name,
@@ -190,6 +197,8 @@ def _named(
     first = theme_name(cand, phrase, ranked[0], spelling, members)
     options = [first, qualified(first, area) if is_generic(first) else ""]
     options += other_names(cand, members, ranked[0], phrase, spelling, area)
+    # a theme named after its own area (`Cortex-M` in Backends: Cortex-M) says nothing
+    options = [o for o in options if not names_area(o.split(" (`")[0], area_words(area))]
     name = choose_name(options, [described[0]] + [text for text, _ in described[2][:1]])
     if name:
         return name, ranked, described
