@@ -216,18 +216,28 @@ def test_since_alone_is_the_7_days_from_it_and_the_summary_says_so(synced: Path)
 
 
 def _weekly_prs(jsonl: Path) -> dict[str, tuple[int, int]]:
-    """Monday → (PRs, distinct authors) straight from the records."""
+    """Monday → (PRs, people) straight from the records: one person per set of records
+    linked by a shared e-mail address (any case) or name (no .mailmap in these)."""
     from datetime import date, timedelta
 
-    weeks: dict[str, tuple[int, set[str]]] = {}
+    weeks: dict[str, tuple[int, list[tuple[str, str]]]] = {}
     for line in jsonl.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         day = date.fromisoformat(record["committed_at"][:10])
         monday = (day - timedelta(days=day.weekday())).isoformat()
-        prs, authors = weeks.get(monday, (0, set()))
-        authors.add(record["author_email"] or record["author_name"])
+        prs, authors = weeks.get(monday, (0, []))
+        authors.append((record["author_email"].lower(), record["author_name"].casefold()))
         weeks[monday] = (prs + (record["number"] is not None), authors)
-    return {monday: (prs, len(authors)) for monday, (prs, authors) in weeks.items()}
+    return {monday: (prs, _people(authors)) for monday, (prs, authors) in weeks.items()}
+
+
+def _people(authors: list[tuple[str, str]]) -> int:
+    groups: list[set[str]] = []
+    for email, name in authors:
+        keys = {f"e:{email}", f"n:{name}"} - {"e:", "n:"}
+        linked = [g for g in groups if g & keys]
+        groups = [g for g in groups if not g & keys] + [keys.union(*linked)]
+    return len(groups)
 
 
 def test_site_charts_every_week_from_the_prs_not_only_digested_weeks(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from prdigest.errors import StoreError
 from prdigest.models import Classification, FileChange, PullRequest, Report
 from prdigest.store import Store, open_store
 from prdigest.store.migrations import available_migrations
+from prdigest.store.people import identities_before, mailmap_of, replace_mailmap
 
 REPO = "octo/demo"
 
@@ -81,13 +83,59 @@ def test_failed_transaction_keeps_nothing(db_url: str) -> None:
     assert store.count_pull_requests(REPO) == 0
 
 
-def test_authors_seen_before_uses_history_only(db_url: str) -> None:
+def test_identities_before_finds_an_author_by_address_login_or_name(db_url: str) -> None:
     store = open_store(db_url)
-    store.upsert_pull_requests(REPO, [_pr(1, "a" * 40, 2), _pr(2, "c" * 40, 10)])
-    seen = store.authors_seen_before(
-        REPO, ["dev2@x.org", "dev10@x.org"], datetime(2026, 2, 9, tzinfo=UTC)
+
+    def by(number: int, day: int, name: str, email: str, login: str | None = None) -> PullRequest:
+        pr = _pr(number, f"{number:040d}", day)
+        return replace(pr, author_name=name, author_email=email, author_login=login)
+
+    store.upsert_pull_requests(
+        REPO,
+        [
+            by(1, 2, "Ann One", "Ann@Old.org"),  # the address in another case
+            by(2, 3, "B", "b@x.org", "bee"),
+            by(3, 4, "Cee Three", "c@old.org"),
+            by(4, 5, "Dee", "d@x.org"),  # nobody asked about
+            by(5, 10, "Ann One", "ann@new.org"),  # in the window, not before it
+        ],
     )
-    assert seen == {"dev2@x.org"}
+    seen = identities_before(
+        store, REPO, datetime(2026, 2, 9, tzinfo=UTC), ["ann@old.org"], ["bee"], ["Cee Three"]
+    )
+    assert seen == {
+        ("Ann One", "Ann@Old.org", ""),
+        ("B", "b@x.org", "bee"),
+        ("Cee Three", "c@old.org", ""),
+    }
+    assert (
+        identities_before(
+            store, "other/repo", datetime(2026, 3, 1, tzinfo=UTC), ["b@x.org"], [], []
+        )
+        == set()
+    )
+
+
+def test_the_mailmap_is_replaced_whole_and_read_for_the_whole_person(db_url: str) -> None:
+    store = open_store(db_url)
+    replace_mailmap(store, REPO, {("A", "a@old.org"): ("Ann One", "ann@new.org")})
+    replace_mailmap(
+        store,
+        REPO,
+        {
+            ("A", "a@old.org"): ("Ann One", "ann@new.org"),
+            ("Ann", "ann@laptop.local"): ("Ann One", "ann@new.org"),
+            ("B", "b@old.org"): ("Bee", "b@new.org"),
+        },
+    )
+    # asked by one address, every address .mailmap gives the same person comes back
+    assert mailmap_of(store, REPO, ["A@OLD.org"]) == {
+        ("A", "a@old.org"): ("Ann One", "ann@new.org"),
+        ("Ann", "ann@laptop.local"): ("Ann One", "ann@new.org"),
+    }
+    assert mailmap_of(store, REPO, ["ann@new.org"]) == mailmap_of(store, REPO, ["a@old.org"])
+    replace_mailmap(store, REPO, {})
+    assert mailmap_of(store, REPO, ["a@old.org"]) == {}
 
 
 def test_classifications_and_reports_are_kept_latest(db_url: str) -> None:

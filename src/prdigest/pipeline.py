@@ -3,9 +3,10 @@ same result as the CLI. No SQL, HTTP or templates: those live in their modules."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .analyze.history import History, ancestor_dirs
 from .config import Config
@@ -23,6 +24,9 @@ from .models import Classification, PullRequest, Report
 from .reporting import Reporter, SilentReporter
 from .store import Store
 from .timeutil import Window, last_complete_week, now
+
+if TYPE_CHECKING:
+    from .analyze.people import People
 
 __all__ = [
     "BATCH",
@@ -138,15 +142,13 @@ def build_digest_context(
     pairs, previous_pairs, profile = classified(
         store, repo, window, config, profile_name, count_mode
     )
-    emails = {pr.author_email for pr, _ in pairs}
-    known = store.authors_seen_before(repo, emails, window.start)
     descriptions = {name: profile.area_description(name) for name in profile.area_names()}
     context = build_context(
         repo,
         window,
         pairs,
         previous_pairs,
-        known,
+        set(),
         area_descriptions=descriptions,
         history=window_history(store, repo, window, [pr for pr, _ in pairs]),
     )
@@ -163,7 +165,20 @@ def window_history(store: Store, repo: str, window: Window, prs: list[PullReques
     return History(
         known_dirs=frozenset(dirs_seen_before(store, repo, ancestor_dirs(paths), window.start)),
         first_landed=span[0] if span and span[0] < window.start else None,
+        people=people_before(store, repo, prs, window.start),
     )
+
+
+def people_before(store: Store, repo: str, prs: Sequence[PullRequest], before: datetime) -> People:
+    """Who the authors of `prs` are across their addresses (the stored .mailmap), and the
+    identities under which any of them landed something before `before`."""
+    from .analyze.people import Identity, People, identity_of, lookups
+    from .store.people import identities_before, mailmap_of
+
+    mailmap = mailmap_of(store, repo, (pr.author_email for pr in prs))
+    emails, logins, names = lookups([identity_of(pr) for pr in prs], People(mailmap=mailmap))
+    seen = identities_before(store, repo, before, emails, logins, names)
+    return People(mailmap=mailmap, seen=frozenset(Identity(*row) for row in sorted(seen)))
 
 
 def _with_count_mode(

@@ -1,9 +1,15 @@
 """Quantitative claims (`1.4x`, `~15%`, `O(N^2) to O(N)`, `264s to 87s`) quoted from a PR.
 
-A claim is a short phrase copied verbatim (up to whitespace) from the PR's title or the
-prose of its body. Boilerplate is skipped first: code blocks, Test Plan sections, tables,
-URLs, trailers, ghstack lists, `cc @…` lines. Numbers alone are not claims: a percentage
-or a multiplier counts only in a sentence that talks about speed, size or cost.
+A claim is the PR's result in its own words: the whole clause that states a figure,
+copied verbatim (up to whitespace) from the title or the prose of the body, cut where the
+clause is (a sentence's end, punctuation, `and`/`which`/`because` …), never mid-phrase.
+Boilerplate is skipped first: code blocks, Test Plan sections, tables, URLs, trailers,
+ghstack lists, `cc @…` lines. Then what is no result: a figure in a sentence about a
+setting (a threshold, tolerance, timeout, default or configuration value), a clause that
+describes the problem rather than the outcome (`fails 5% of the time`, `the old
+algorithm was 35% worse`), a figure with nothing said about it (`35.1%`), a machine
+count (`8x H100`). A percentage or a multiplier counts only in a clause that talks about
+speed, size, cost or accuracy.
 """
 
 from __future__ import annotations
@@ -26,14 +32,35 @@ _BOILERPLATE = re.compile(
 _URL = re.compile(r"https?://\S+|www\.\S+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n\s*[-*•]\s+|\n\s*\n")
 
-_CONTEXT = re.compile(
-    r"(?i)\b(fast\w*|speed\w*|slow\w*|quick\w*|latenc\w*|throughput|perf\w*|improv\w*|"
-    r"reduc\w*|decreas\w*|increas\w*|small\w*|less|fewer|lower\w*|higher|better|worse|"
-    r"sav\w*|cut\w*|shrink\w*|memory|size|footprint|bandwidth|tok(?:ens)?/s|time|runtime|"
-    r"overhead|cost|gain\w*|boost\w*|accelerat\w*|compile|binary|peak|uplift|efficien\w*|drop\w*)\b"
-)
 _NOISE = re.compile(
-    r"(?i)(coefficient|variation|trimm|elements differ|percentile|\bcv\b|std|stdev|confidence|p\d\d\b|accuracy|top-?1|top-?5|coverage)"
+    r"(?i)(coefficient|variation|trimm|elements differ|percentile|\bcv\b|std|stdev|confidence|p\d\d\b|top-?1|top-?5|coverage)"
+)
+# A sentence that sets something: its figures are settings, not results.
+_SETTING = re.compile(
+    r"(?i)\b(?:threshold\w*|toleran\w*|atol|rtol|timeouts?|limit(?:s|ed)?\s+(?:to|at|of)|"
+    r"assert\w*|set\s+to|defaults?\s+(?:to|of|is)|config\w*\s*(?:=|:|to\b|value)|budget|"
+    r"within)\b|(?<![\w-])--[a-z]|\b[a-z_]+_(?:threshold|tol|limit|timeout|size)\b|\w=\d"
+)
+# A clause that tells the problem a PR solves, or the state before it.
+_PROBLEM = re.compile(
+    r"(?i)\b(?:regress\w*|fail\w*|crash\w*|flak\w*|bugs?|broken|inflat\w*|older|stalls?|"
+    r"previously|before this|used to|worse|than necessary|of the time|rang(?:e|es|ed)|"
+    r"slowdowns?)\b"
+    r"|^fix(?:es|ed|ing)?\b|#\d"
+)
+# A result is a change: the clause of a percentage or a multiplier says what moved, and
+# which way (`2x faster`, `reduces memory by 30%`, `15% lower perplexity`), not only how
+# much there is of something (`slice_copy takes about 5-10% time`, `accuracy is 24%`).
+_CHANGE = re.compile(
+    r"(?i)\b(?:fast\w*|speed\s?ups?|speed(?:s|ed)?\s+up|speed\w*|quick\w*|slow\w*|improv\w*|"
+    r"reduc\w*|decreas\w*|increas\w*|small\w*|less|fewer|lower\w*|higher|better|sav(?:e|es|ed|"
+    r"ing|ings)|cut\w*|shrink\w*|shrunk|drop\w*|eliminat\w*|gain\w*|boost\w*|accelerat\w*|"
+    r"uplift|outperform\w*|optimi[sz]\w*|instead of|compared|than|vs\.?|versus|recover\w*)\b"
+    r"|->|→"
+)
+_MACHINES = re.compile(
+    r"\s?(?:[A-Z]+\d|(?:\w+\s)?(?:hosts?|machines?|nodes?|gpus?|cpus?|cores?|runners?|instances?)\b)",
+    re.I,
 )
 
 _UNIT = r"(?:ms|us|µs|ns|s|sec|secs|seconds?|min|minutes?|h|hours?|MB|GB|KB|MiB|GiB|KiB|B|bytes|tok/s|tokens/s|it/s|fps|FPS|%|x)"
@@ -94,7 +121,7 @@ def normalize(text: str) -> str:
 
 
 def find_claims(title: str, body: str) -> list[str]:
-    """Up to two claims, as verbatim (whitespace-normalised) phrases of the PR's text."""
+    """Up to two claims, as verbatim (whitespace-normalised) clauses of the PR's text."""
     found: list[str] = []
     if not _ANY_FIGURE.search(title) and not _ANY_FIGURE.search(body):
         return found  # most PRs state no figure: skip the sentence work
@@ -104,20 +131,23 @@ def find_claims(title: str, body: str) -> list[str]:
         sentence = normalize(chunk)
         if not sentence or len(sentence) > 400 or _NOISE.search(sentence):
             continue
+        if _SETTING.search(sentence) or sentence.count("|") >= 2:
+            continue  # a setting, or a table row that lost its leading pipe
         for pattern, needs_context in zip(_FIGURES, _NEEDS_CONTEXT, strict=True):
             for match in pattern.finditer(sentence):
-                if needs_context and not _CONTEXT.search(sentence):
-                    continue
                 if _looks_like_version_or_date(sentence, match.start(), match.end()):
                     continue
-                if _HARDWARE_COUNT.match(sentence, match.end()):
-                    continue  # `8x H100` counts machines, it claims nothing
-                phrase = _phrase_around(sentence, match.start(), match.end())
+                if _MACHINES.match(sentence, match.end()):
+                    continue  # `8x H100`, `8x size hosts` count machines, they claim nothing
+                phrase = clause_around(sentence, match.start(), match.end())
+                if not phrase or _PROBLEM.search(phrase):
+                    continue
+                said = phrase.replace(match.group(0), " ")
+                if needs_context and not _CHANGE.search(said):
+                    continue  # `35.1%`, `accuracy is around 24%`: nothing moved
                 if not any(phrase in source for source in sources):
-                    phrase = match.group(0).strip()  # the URL cut made the phrase non-verbatim
-                    if not any(phrase in source for source in sources):
-                        continue
-                if phrase and not any(phrase in f or f in phrase for f in found):
+                    continue  # a dropped URL or aside made it non-verbatim
+                if not any(phrase in f or f in phrase for f in found):
                     found.append(phrase)
                 if len(found) >= _MAX_PER_PR:
                     return found
@@ -129,32 +159,37 @@ def _looks_like_version_or_date(sentence: str, start: int, end: int) -> bool:
     return bool(re.search(r"(v|version|python|cuda|rocm|sdk|api level|#)\s*$", before))
 
 
-_HARDWARE_COUNT = re.compile(r"\s?[A-Z]+\d")
-_STOP_LEFT = re.compile(r"[,;:()\[\]\"“”—]")
-
-
-_CLAUSE_BREAK = re.compile(
-    r"(?i)^(by|and|which|when|while|for|on|in|with|after|because|so|but|if|as|compared|vs\.?|versus|than)$"
+# Where a clause starts: after punctuation, a dash or a conjunction that opens a new one …
+_CLAUSE_START = re.compile(
+    r"(?:[.!?]\s+|[,;:(\[\"“—–]\s*|\s-\s+|\b(?:and|but|because|since|while|so|whereas|"
+    r"although|though|when)\s+)"
 )
-_LEADING_FILLER = re.compile(r"(?i)^(this|which|that|and|it|so|but|also|we|overall|here)$")
+# … and where it ends: punctuation (not inside a number: `1,010`, `2.5`), an aside or a
+# conjunction that opens the next.
+_CLAUSE_END = re.compile(
+    r"(?:[;:)\]!?\"”—–]|,(?!\d)|\.(?=\s|$)|\s+[(\[]|\s--?\s|\s+(?:because|since|while|whereas|"
+    r"although|though|but|which|when|where|and|so)\b)"
+)
+_BULLET = re.compile(r"\s*[-*•]\s+")
+_ASIDE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_MAX_CLAUSE = 120
 
 
-def _phrase_around(sentence: str, start: int, end: int) -> str:
-    """The figure with a few words either side, cut at punctuation and clause words: a
-    quotable phrase. Always a slice of `sentence`, so the phrase is verbatim."""
-    left = sentence[:start]
-    cut = max((m.end() for m in _STOP_LEFT.finditer(left)), default=0)
-    words = [(m.start() + cut, m.group(0)) for m in re.finditer(r"\S+", left[cut:])][-6:]
-    while words and _LEADING_FILLER.match(words[0][1]):
-        words = words[1:]
-    begin = words[0][0] if words else start
-    right = sentence[end:]
-    stop = _STOP_LEFT.search(right)
-    limit = stop.start() if stop else len(right)
-    finish = end
-    for count, match in enumerate(re.finditer(r"\S+", right[:limit])):
-        if count >= 3 or _CLAUSE_BREAK.match(match.group(0)):
-            break
-        finish = end + match.end()
+def clause_around(sentence: str, start: int, end: int) -> str:
+    """The clause holding the figure at [start, end): from the last clause start before it
+    to the first clause end after it, so it reads whole. '' when it is longer than a quote
+    should be, or opens with a bare number (`170 we see …`: the text lacks punctuation)."""
+    # an aside closed before the figure (`model (with this PR) achieved …`) is inside the
+    # clause: its punctuation starts nothing
+    left = _ASIDE.sub(lambda m: "_" * len(m.group(0)), sentence[:start])
+    begin = max((m.end() for m in _CLAUSE_START.finditer(left)), default=0)
+    bullet = _BULLET.match(sentence, begin)
+    begin = bullet.end() if bullet and bullet.end() <= start else begin
+    stop = _CLAUSE_END.search(sentence, end)
+    finish = stop.start() if stop else len(sentence)
     phrase = sentence[begin:finish].strip().rstrip(".!?,;:").strip()
-    return phrase if len(phrase) <= 100 else sentence[start:end].strip()
+    if len(phrase) > _MAX_CLAUSE or (phrase[:1].isdigit() and begin < start - 1):
+        return ""
+    if phrase.count("(") != phrase.count(")") or phrase.count("[") != phrase.count("]"):
+        return ""  # it opens or closes an aside it does not hold
+    return phrase

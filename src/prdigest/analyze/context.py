@@ -14,11 +14,12 @@ from .components import history_order, new_components
 from .history import History
 from .items import Item, build_item, inverse_document_frequency, title_terms
 from .notability import Notability, assess, news, ranked
+from .people import People
 from .reverts import pair_reverts
 from .spelling import Spelling
 from .themes import Theme, area_themes, theme_limit
 from .trends import trends
-from .window import counts, first_time_authors
+from .window import counts, first_time_authors, persons
 
 SCHEMA = 1
 
@@ -34,9 +35,13 @@ def build_context(
 ) -> dict[str, Any]:
     """The digest context of one window. `items` are the records landed in the window
     (direct pushes included), `previous` those of the window before (for trends and as
-    the TF-IDF background), `known_authors` the e-mails of window authors seen before,
-    `history` what the store knows from before the window (new components need it)."""
+    the TF-IDF background), `history` what the store knows from before the window (new
+    components and first-time contributors need it; `known_authors`, the e-mails of window
+    authors seen before, stands for its people when it holds none)."""
     descriptions = area_descriptions or {}
+    history = history or History()
+    known = history.people
+    people = known if known.seen or known.mailmap else People.from_emails(known_authors)
     spelling = Spelling()  # the hand-kept acronyms, until the repository's own spelling
     ordered = sorted(items, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
@@ -47,7 +52,7 @@ def build_context(
     )
 
     revert_rows, reland_rows = pair_reverts(built, previous_prs)
-    components = new_components(history_order(built), history or History(), window.first_day)
+    components = new_components(history_order(built), history, window.first_day)
     notes = assess(built, components)
     for it in built:
         it.score = notes[id(it)].score
@@ -70,14 +75,15 @@ def build_context(
         for theme in themes:
             for m in theme.members:
                 if m.number is not None:
-                    theme_of.setdefault(m.number, theme.name)
+                    theme_of.setdefault(m.number, theme.topic)
                     if theme.series:
                         series_members.add(m.number)
         areas.append(_area_dict(area, members, themes, previous_counts.get(area, 0), descriptions))
 
-    first_timers = first_time_authors([it.pr for it in built], known_authors)
+    who = persons([it.pr for it in built], people)
+    first_timers = first_time_authors([it.pr for it in built], who)
     count_block = counts(
-        [it.pr for it in built], first_timers, len(revert_rows), len(reland_rows), previous_prs
+        [it.pr for it in built], who, first_timers, len(revert_rows), len(reland_rows), previous_prs
     )
     pr_block: dict[str, dict[str, Any]] = {}
     for it in prs:
@@ -122,7 +128,7 @@ def build_context(
             "total": count_block["prs"],
             "top_areas": top,
             "lead_themes": [
-                {"area": a["name"], "theme": a["themes"][0]["name"], "prs": a["themes"][0]["prs"]}
+                {"area": a["name"], "theme": a["themes"][0]["topic"], "prs": a["themes"][0]["prs"]}
                 for a in areas[:3]
                 if a["themes"]
             ],
@@ -145,6 +151,7 @@ def _theme_dict(theme: Theme) -> dict[str, Any]:
     cited = [m.number for m in theme.cited if m.number is not None]
     return {
         "name": theme.name,
+        "topic": theme.topic,
         "kind": theme.kind,
         "sentence": theme.sentence,
         "prs": cited,

@@ -111,6 +111,7 @@ VERB_NOUNS: dict[str, str] = {
     "include": "",
     "upstream": "upstreaming",
     "serialize": "serialization",
+    "modernize": "modernization",
 }
 # More imperative openers; their theme names need no suffix noun.
 for _verb in (
@@ -150,6 +151,52 @@ def is_verb(word: str) -> bool:
     return word.lower() in VERB_NOUNS
 
 
+# Verbs whose `-ing` and past forms open titles as actions (`Adding X`, `Updated Y`); other
+# such forms are mostly nouns or adjectives (`Padding`, `Tracing`, `Fused`, `Quantized`).
+_ACTION_FORMS = frozenset(
+    """add use fix update remove enable disable change modify move refactor include bump
+    introduce create reduce register improve make split replace shorten rename export simplify
+    store apply consolidate support align correct serialize choose rearrange double convert
+    address merge clarify implement optimize optimise extend delete unify clean increase
+    integrate adjust skip upgrade deprecate migrate allow expose avoid drop switch""".split()
+)
+
+
+_INFLECTED = {"adds": "add", "added": "add", "fixes": "fix", "fixed": "fix"}
+
+
+def verb_base(word: str, third: bool = True) -> str:
+    """The imperative a title's first word stands for: `Add`, `Adds`, `Adding` and `Added`
+    → `add`; '' when it is no verb (`Padding`, `Fused` and `Quantized` are not actions).
+    `third=False` leaves `-s` forms alone (`Tests`, `Docs` open noun phrases too)."""
+    low = word.lower()
+    if low in _INFLECTED:
+        return _INFLECTED[low]
+    if low in VERB_NOUNS:
+        return low
+    stems: list[str] = []
+    if low.endswith("ing") and len(low) >= 5:
+        stem = low[:-3]
+        stems = [stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem]
+    elif low.endswith("ied"):
+        stems = [low[:-3] + "y"]
+    elif low.endswith("ed") and len(low) > 4:
+        stem = low[:-2]
+        stems = [stem, low[:-1], stem[:-1] if stem[-1:] == stem[-2:-1] else stem]
+    elif not third:
+        return ""
+    elif low.endswith("ies"):
+        stems = [low[:-3] + "y"]
+    elif low.endswith("es"):
+        stems = [low[:-2], low[:-1]]
+    elif low.endswith("s"):
+        stems = [low[:-1]]
+    for stem in stems:
+        if stem in _ACTION_FORMS or (low.endswith("s") and stem in VERB_NOUNS):
+            return stem
+    return ""
+
+
 def third_person(verb: str) -> str:
     """`add` → `adds`, `fix` → `fixes`, `apply` → `applies` (already-conjugated forms kept)."""
     low = verb.lower()
@@ -165,12 +212,16 @@ def third_person(verb: str) -> str:
 
 
 def as_clause(clean_text: str) -> str:
-    """A clean title as a third-person clause: `Add X` → `adds X`; else the title itself."""
+    """A clean title as a third-person clause: `Add X` and `Adding X` → `adds X`; else the
+    title itself."""
     words = clean_text.split(" ", 1)
-    first = words[0]
-    if is_verb(first):
-        rest = words[1] if len(words) > 1 else ""
-        return (third_person(first.lower()) + (" " + rest if rest else "")).strip()
+    base = verb_base(words[0])
+    rest = words[1] if len(words) > 1 else ""
+    if base in ("support", "fix") and rest.lower().startswith("for "):
+        # a noun here: `Support for X` → `adds support for X`, `Fix for X` → `fixes X`
+        return f"adds support {rest}" if base == "support" else f"fixes {rest[4:]}"
+    if base:
+        return (third_person(base) + (" " + rest if rest else "")).strip()
     return clean_text
 
 

@@ -48,7 +48,7 @@ def area_words(area: str) -> set[str]:
     return words | {w.rstrip("s") for w in words}
 
 
-def _names_area(text: str, area_words: set[str]) -> bool:
+def names_area(text: str, area_words: set[str]) -> bool:
     words = [
         w
         for w in re.split(r"[^a-z0-9]+", text.lower())
@@ -57,7 +57,7 @@ def _names_area(text: str, area_words: set[str]) -> bool:
     return bool(words) and all(w in area_words or w.rstrip("s") in area_words for w in words)
 
 
-def _mentions_area(tag: str, area_words: set[str]) -> bool:
+def mentions_area(tag: str, area_words: set[str]) -> bool:
     """`Qualcomm AI Engine Direct` in `Backends: Qualcomm` is the area's own prefix."""
     words = [w for w in re.split(r"[^a-z0-9]+", tag.lower()) if len(w) >= 2]
     return any(w in area_words and w not in {"backend", "backends"} for w in words)
@@ -146,7 +146,7 @@ def find_candidates(
         for depth in range(2, len(parts) + 1):
             dir_members["/".join(parts[:depth])].add(i)
     for symbol, members in sorted(symbol_members.items()):
-        if 2 <= len(members) < too_common and not _names_area(symbol, area_words):
+        if 2 <= len(members) < too_common and not names_area(symbol, area_words):
             out.append(
                 Candidate(
                     "symbol",
@@ -160,20 +160,20 @@ def find_candidates(
         max(3, math.ceil(0.5 * n)) if n >= 4 else n + 1
     )  # on half the area: the area's own tag
     for tag, members in sorted(tag_members.items()):
-        if 2 <= len(members) < tag_limit and not _mentions_area(tag, area_words):
+        if 2 <= len(members) < tag_limit and not mentions_area(tag, area_words):
             out.append(
                 Candidate("tag", f"tag:{tag}", tag_label.get(tag, tag), frozenset(members), 1.0)
             )
     for term, members in sorted(term_members.items()):
         weight = idf.get(term, 1.0)
         # a plain word (`model`) needs three PRs; a name (`XNNPACK`, `FP16`, `LoRA`) two
-        if not (2 <= len(members) < too_common) or weight < 2.5 or _names_area(term, area_words):
+        if not (2 <= len(members) < too_common) or weight < 2.5 or names_area(term, area_words):
             continue
         if len(members) >= 3 or _is_name(term, [pool[i] for i in members]):
             out.append(Candidate("term", f"term:{term}", term, frozenset(members), weight))
     path_limit = max(4, math.ceil(0.5 * n))  # a directory holding half the area is no theme
     for directory, members in sorted(dir_members.items()):
-        if 3 <= len(members) < path_limit and not _names_area(
+        if 3 <= len(members) < path_limit and not names_area(
             directory.rsplit("/", 1)[-1], area_words
         ):
             out.append(

@@ -1,26 +1,32 @@
 """What the store knows from before the window: facts a window alone cannot tell (was this
-directory there before? how far back does the stored history reach?). The pipeline fills
-a `History` from the store; the analysis only reads it (it never imports the store)."""
+directory there before? who landed something before? how far back does the stored history
+reach?). The pipeline fills a `History` from the store; the analysis only reads it (it
+never imports the store)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+
+from .people import People
 
 
 @dataclass(frozen=True)
 class History:
-    """Facts from before the window; every field has a "nothing known" default.
+    """Facts from before the window. Each field has a default: a caller that knows
+    nothing of the history still gets a digest (everyone is new, nothing is known).
 
     `known_dirs`: directories a landed PR before the window touched (a path, or a
     rename's old path, under them). A set need only hold the directories the window's
     paths lie under; a callable answers for any directory.
     `first_landed`: the oldest landed PR before the window (None: no history at all).
+    `people`: who the window's authors are across addresses, and who landed before.
     """
 
     known_dirs: Callable[[str], bool] | frozenset[str] = frozenset()
     first_landed: datetime | None = None
+    people: People = field(default_factory=People)
 
     def knows_dir(self, directory: str) -> bool:
         if callable(self.known_dirs):

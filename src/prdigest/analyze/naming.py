@@ -1,8 +1,8 @@
-"""Names and sentences for themes, made from the titles of their PRs.
+"""Names for themes, made from the titles of their PRs.
 
 A theme is named after its tag, symbol, directory or most telling shared phrase, turned
-into a noun phrase (`Format Arm passes` → "Arm passes formatting"), and described by one
-sentence from its most representative title (`Add X` → "Adds X").
+into a noun phrase (`Format Arm passes` → "Arm passes formatting"). `name_choice` picks
+among the names a theme could have; `describe` writes its sentence.
 """
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 from ..reading import strip_part_markers
-from .english import VERB_NOUNS, as_clause, is_verb, number_word, sentence_case
-from .groups import Candidate
+from .english import VERB_NOUNS, is_verb, sentence_case, verb_base
+from .groups import Candidate, area_words, names_area
 from .items import STOPWORDS, Item
 from .spelling import Spelling
 
@@ -171,8 +172,9 @@ def _noun_phrase(phrase: str) -> str:
         r"(?:^|\s)\([^)]*\)?|https?://\S+|[\"“”]", " ", phrase
     ).split()  # no asides, URLs, quotes
     noun = ""
-    if words and is_verb(words[0]):
-        noun = VERB_NOUNS[words[0].lower()]
+    base = verb_base(words[0], third=False) if words else ""
+    if base:
+        noun = VERB_NOUNS.get(base, "")
         words = words[1:]
         if len(words) >= 2 and words[0].lower() in {"and", "&"} and is_verb(words[1]):
             words = words[2:]  # `Fix and complete X` → `X fixes`
@@ -202,6 +204,8 @@ def _noun_phrase(phrase: str) -> str:
         if word.endswith((",", ";")):
             words = words[: i + 1]
             break
+    while words and words[-1] in {"-", "–", "—", ":", "+", "&", "/"}:
+        words = words[:-1]  # `Remove X gating - Extensions and Core` → `X gating removal`
     text = " ".join(words).rstrip(",;:")
     if noun and noun.lower() not in text.lower():
         text = f"{text} {noun}".strip()
@@ -260,16 +264,23 @@ def _directory_name(directory: str, spelling: Spelling) -> str:
     return sentence_case(last)
 
 
-def theme_name(cand: Candidate, phrase: str, rep: Item, spelling: Spelling = HAND_KEPT) -> str:
+def theme_name(
+    cand: Candidate,
+    phrase: str,
+    rep: Item,
+    spelling: Spelling = HAND_KEPT,
+    members: Sequence[Item] = (),
+) -> str:
     """The theme's name; `spelling` says how the repository writes the words of a path."""
     if cand.kind == "path":
         return f"{_directory_name(cand.label, spelling)} (`{cand.label}`)"
     if cand.kind == "template":
         masked = cand.key.split(":", 1)[1].split()
         words = WORDS.findall(strip_part_markers(rep.clean.text))
-        if len(words) != len(masked):
-            words = masked
-        kept = [w for w, m in zip(words, masked, strict=True) if m != "*"]
+        if len(words) == len(masked):
+            kept = [w for w, m in zip(words, masked, strict=True) if m != "*"]
+        else:  # the key split a word (`Half/BFloat16`): what the titles share, as written
+            kept = _shared_words([WORDS.findall(strip_part_markers(m.clean.text)) for m in members])
         while kept and kept[-1].lower() in _EDGE_WORDS:
             kept.pop()  # `Deprecate v1 of *` → `Deprecate v1`
         name = _noun_phrase(" ".join(kept[:7]))
@@ -282,16 +293,15 @@ def theme_name(cand: Candidate, phrase: str, rep: Item, spelling: Spelling = HAN
         if phrase and cand.label.lower() in phrase.lower() and len(phrase.split()) >= 2:
             return _noun_phrase(phrase) or label
         return label
+    written = _as_written(cand.label, [rep, *members]) if cand.kind == "term" else ""
     if phrase and (
         len(phrase.split()) >= 2 or (cand.kind != "single" and phrase != phrase.lower())
     ):
         name = _noun_phrase(phrase)
         if name:
             return name
-    if cand.kind == "term":
-        written = _as_written(cand.label, rep)
-        if written != written.lower() or any(c.isdigit() for c in written):
-            return sentence_case(written)  # a name: `TOSA`, `Voxtral`, `FP16`
+    if cand.kind == "term" and (written != written.lower() or any(c.isdigit() for c in written)):
+        return sentence_case(written)  # a name: `TOSA`, `Voxtral`, `FP16`
     opening = strip_part_markers(rep.clean.text).split()
     name = _noun_phrase(" ".join(opening[:6]))
     if name.lower() in _VAGUE_NAMES and rep.symbols:
@@ -299,93 +309,72 @@ def theme_name(cand: Candidate, phrase: str, rep: Item, spelling: Spelling = HAN
     return name or sentence_case(" ".join(opening[:4]).rstrip(",;:"))
 
 
-def _as_written(term: str, rep: Item) -> str:
-    match = re.search(rf"(?i)(?<![\w-]){re.escape(term)}(?![\w-])", rep.clean.text)
-    return match.group(0) if match else term
-
-
-def _lower_first_verb(clause: str) -> str:
-    first = clause.split(" ", 1)[0]
-    base = first.lower()
-    if base.endswith(("s", "es")) and (
-        is_verb(base[:-1]) or is_verb(base[:-2]) or is_verb(base[:-3] + "y")
+def _shared_words(titles: list[list[str]]) -> list[str]:
+    """The words all titles open with, then those they all end with (as the first writes
+    them): `Support Half/BFloat16 in op_allclose` and `… in hardtanh` share
+    `Support Half/BFloat16 in`."""
+    if not titles:
+        return []
+    first = titles[0]
+    low = [[word.lower() for word in title] for title in titles]
+    head = 0
+    while head < len(first) and all(len(t) > head and t[head] == low[0][head] for t in low):
+        head += 1
+    tail = 0
+    while tail < len(first) - head and all(
+        len(t) - 1 - tail >= head and t[-1 - tail] == low[0][-1 - tail] for t in low
     ):
-        return base + clause[len(first) :]
-    return clause
+        tail += 1
+    return first[:head] + first[len(first) - tail :]
 
 
-def _overlap(a: Item, b: Item) -> float:
-    if not a.terms or not b.terms:
-        return 0.0
-    return len(a.terms & b.terms) / len(a.terms | b.terms)
-
-
-def slot_merge(rep: Item, members: list[Item]) -> tuple[str, list[Item]] | None:
-    """Titles that differ in one word (`Add 16A8W support for mul` / `… for add`) become one
-    sentence listing that word's values."""
-    words = WORDS.findall(strip_part_markers(rep.clean.text))
-    if len(members) < 2 or len(words) < 3:
-        return None
-    slot: int | None = None
-    values: list[str] = [words[0]]
-    used: list[Item] = [rep]
-    for m in members:
-        if m is rep:
-            continue
-        other = WORDS.findall(strip_part_markers(m.clean.text))
-        if len(other) != len(words):
-            continue
-        diff = [
-            i for i, (x, y) in enumerate(zip(words, other, strict=True)) if x.lower() != y.lower()
-        ]
-        if len(diff) != 1 or (slot is not None and diff[0] != slot):
-            continue
-        slot = diff[0]
-        values.append(other[slot])
-        used.append(m)
-    if slot is None or len(used) < 2:
-        return None
-    values[0] = words[slot]
-    listed = values[:3]
-    rest = len(values) - len(listed)
-    listing = (
-        ", ".join(listed[:-1]) + " and " + listed[-1]
-        if not rest
-        else ", ".join(listed) + f" and {rest} more"
+def _as_written(term: str, items: Sequence[Item]) -> str:
+    """The term as the titles write it: the form with capitals most of them use (`VGF`
+    over `vgf`), else as the first title has it."""
+    pattern = re.compile(rf"(?i)(?<![\w-]){re.escape(term)}(?![\w-])")
+    found = [(m.group(0), m.start()) for it in items for m in pattern.finditer(it.clean.text)]
+    forms = [form for form, _ in found]
+    # a capital that only opens a title is the title's, not the word's (`Modernize X`)
+    cased = Counter(
+        form
+        for form, at in found
+        if form != form.lower() and (at > 0 or form[1:] != form[1:].lower())
     )
-    text = " ".join(words[:slot] + [listing] + words[slot + 1 :])
-    return text, used[:2]
+    if cased:
+        return min(cased, key=lambda form: (-cased[form], forms.index(form)))
+    return term.lower() if forms else term
 
 
-def describe(
-    cand: Candidate, members: list[Item], ranked: list[Item], phrase: str
-) -> tuple[str, list[Item]]:
-    """One sentence from the most representative title(s); returns it and the PRs it quotes."""
-    rep = ranked[0]
-    if cand.kind == "series":
-        n = len(members)
-        base = (
-            phrase
-            if phrase and is_verb(phrase.split()[0]) and len(phrase.split()) >= 3
-            else strip_part_markers(rep.clean.text)
-        )
-        clause = _lower_first_verb(as_clause(base))
-        if clause == base:  # not verb-led: say what the series is about
-            clause = f"on {base}"
-        return f"A {number_word(n)}-part series {clause}.", [
-            members[0],
-            members[-1],
-        ] if n > 1 else [rep]
-    merged = slot_merge(rep, members)
-    if merged:
-        text, used = merged
-        return f"{sentence_case(as_clause(text))}.", used
-    first = sentence_case(as_clause(rep.clean.text))
-    if len(ranked) == 1:
-        return f"{first}.", [rep]
-    other = min(ranked[1:4], key=lambda m: (_overlap(rep, m), ranked.index(m)))
-    second = _lower_first_verb(as_clause(other.clean.text))
-    joiner = ", and " if second != other.clean.text else "; "
-    if len(first) + len(second) <= 170:
-        return f"{first}{joiner}{second}.", [rep, other]
-    return f"{first}.", [rep]
+def other_names(
+    cand: Candidate,
+    members: list[Item],
+    rep: Item,
+    phrase: str,
+    spelling: Spelling = HAND_KEPT,
+    area: str = "",
+) -> list[str]:
+    """Names the theme could also go by, best first: what grouped it (its term as the
+    titles write it, its tag, symbol or directory), the directory its PRs share, its
+    shared phrase."""
+    out: list[str] = []
+    if cand.kind == "term":
+        written = _as_written(cand.label, [rep, *members])
+        if written != written.lower() or any(c.isdigit() for c in written):
+            out.append(written)
+    elif cand.kind == "tag":
+        out.append(cand.label)
+    elif cand.kind == "symbol":
+        out.append(f"`{cand.label}`" if cand.label[-1:].isalnum() else f"`{cand.label}*`")
+    homes = [m.home.split("/") for m in members if m.home]
+    if len(homes) == len(members) and homes:
+        shared: list[str] = []
+        for parts in zip(*homes, strict=False):
+            if len(set(parts)) != 1:
+                break
+            shared.append(parts[0])
+        if len(shared) >= 2 and not names_area(shared[-1], area_words(area)):
+            directory = "/".join(shared)
+            out.append(f"{_directory_name(directory, spelling)} (`{directory}`)")
+    if phrase:
+        out.append(_noun_phrase(phrase) or phrase)
+    return out

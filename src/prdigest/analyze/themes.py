@@ -9,10 +9,27 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..reading import strip_part_markers
+from .describe import describe, slot_merge
 from .english import as_clause, sentence_case
-from .groups import MIN_SIZE, Candidate, area_words, find_candidates
+from .groups import (
+    MIN_SIZE,
+    Candidate,
+    area_words,
+    find_candidates,
+    mentions_area,
+    names_area,
+)  # fmt: skip
 from .items import Item
-from .naming import HAND_KEPT, common_phrase, describe, slot_merge, theme_name
+from .name_choice import (
+    choose_name,
+    is_generic,
+    qualified,
+    restates,
+    tidy_name,
+    without_name,
+)  # fmt: skip
+from .naming import HAND_KEPT, common_phrase, other_names, theme_name
 from .spelling import Spelling
 
 _MAX_CITED = 3
@@ -20,7 +37,8 @@ _MAX_CITED = 3
 
 @dataclass
 class Theme:
-    name: str
+    name: str  # '' for a single PR: its sentence stands alone
+    topic: str  # a short noun phrase for tables and summaries: the name, or the PR's
     kind: str  # series | tag | term | path | single
     members: list[Item]
     cited: list[Item]
@@ -75,12 +93,12 @@ def area_themes(
         if best is None:
             break
         _, _, cand, members = best
-        themes.append(_make_theme(cand, [pool[i] for i in members], idf, spelling))
+        themes.append(_make_theme(cand, [pool[i] for i in members], idf, area, spelling))
         free -= set(members)
     singles = sorted((pool[i] for i in free), key=lambda it: (-it.score, it.number or 0))
     for item in singles[: max(0, limit - len(themes))]:
         single = Candidate("single", "", "", frozenset(), 1.0)
-        themes.append(_make_theme(single, [item], idf, spelling))
+        themes.append(_make_theme(single, [item], idf, area, spelling))
     return themes
 
 
@@ -99,16 +117,14 @@ def _score(cand: Candidate, members: list[Item]) -> float:
 
 
 def _make_theme(
-    cand: Candidate, members: list[Item], idf: dict[str, float], spelling: Spelling
+    cand: Candidate, members: list[Item], idf: dict[str, float], area: str, spelling: Spelling
 ) -> Theme:
     ranked = _representatives(members, idf)
-    rep = ranked[0]
     series = cand.kind == "series"
     if series:
         members = sorted(members, key=lambda m: (m.number or 0, m.pr.sha or ""))
     phrase = common_phrase(members)
-    name = theme_name(cand, phrase, rep, spelling)
-    sentence, used = describe(cand, members, ranked, phrase)
+    name, ranked, (sentence, used, points) = _named(cand, members, ranked, phrase, area, spelling)
     cited: list[Item] = []
     for item in used + [m for m in ranked if m.claims] + ranked:
         if item not in cited and len(cited) < (2 if len(members) > 1 else 1):
@@ -123,20 +139,10 @@ def _make_theme(
         else {id(m): i for i, m in enumerate(ranked)}
     )
     cited.sort(key=lambda m: order[id(m)])
-    points: list[tuple[str, int]] = []
-    if (
-        len(used) == 2
-        and sentence.count(", and ") + sentence.count("; ") >= 1
-        and cand.kind != "series"
-    ):
-        if not slot_merge(ranked[0], members):
-            points = [
-                (f"{sentence_case(as_clause(m.clean.text))}.", m.number)
-                for m in used
-                if m.number is not None
-            ]
+    topic = name or tidy_name(theme_name(cand, phrase, ranked[0], spelling, members))
     return Theme(
         name=name,
+        topic=topic,
         kind=cand.kind,
         members=members,
         cited=cited,
@@ -144,6 +150,107 @@ def _make_theme(
         figures=figures,
         points=points,
     )
+
+
+Described = tuple[str, list[Item], list[tuple[str, int]]]  # sentence, PRs it quotes, points
+
+
+def _described(
+    cand: Candidate, members: list[Item], ranked: list[Item], phrase: str, area: str
+) -> Described:
+    """The theme's sentence, the PRs it quotes, and its points when it joins two distinct
+    changes (one sub-bullet each); none of them opens with the area's name."""
+    sentence, used = describe(cand, members, ranked, phrase)
+    points: list[tuple[str, int]] = []
+    if (
+        len(used) == 2
+        and sentence.count(", and ") + sentence.count("; ") >= 1
+        and cand.kind != "series"
+        and not slot_merge(ranked[0], members)
+    ):
+        points = [
+            (_off_area(f"{sentence_case(as_clause(m.clean.text))}.", area), m.number)
+            for m in used
+            if m.number is not None
+        ]
+    return _off_area(sentence, area), used, points
+
+
+def _named(
+    cand: Candidate,
+    members: list[Item],
+    ranked: list[Item],
+    phrase: str,
+    area: str,
+    spelling: Spelling,
+) -> tuple[str, list[Item], Described]:
+    """The theme's name, its members in the order its sentence uses them, and what
+    `_described` says. A single PR has no name. Else the name is the first option that is
+    no lone generic word and that neither the sentence nor its first point opens with.
+    When the titles open with every option, the sentence lists what follows the name in
+    them (**GA Static:** Gemma3-1B and Smollm3 3B); failing two such titles, another
+    member leads the sentence, or the lead's rest alone follows the name; else the theme
+    goes without a name."""
+    described = _described(cand, members, ranked, phrase, area)
+    if cand.kind == "single":
+        return "", ranked, described
+    first = theme_name(cand, phrase, ranked[0], spelling, members)
+    options = [first, qualified(first, area) if is_generic(first) else ""]
+    options += other_names(cand, members, ranked[0], phrase, spelling, area)
+    # a theme named after its own area (`Cortex-M` in Backends: Cortex-M) says nothing
+    options = [o for o in options if not names_area(o.split(" (`")[0], area_words(area))]
+    name = choose_name(options, [described[0]] + [text for text, _ in described[2][:1]])
+    if name:
+        return name, ranked, described
+    fallback = next((tidy_name(o) for o in options if tidy_name(o)), "")
+    rests = [(m, rest) for m in ranked if (rest := _after_name(fallback, m, area))]
+    if len(rests) >= 2:
+        return fallback, _led_by([m for m, _ in rests], ranked), _listing(rests)
+    for lead in ranked[1:4]:
+        order = _led_by([lead], ranked)
+        said = _described(cand, members, order, phrase, area)
+        name = choose_name(options, [said[0]] + [text for text, _ in said[2][:1]])
+        if name:
+            return name, order, said
+    if rests:
+        return fallback, _led_by([rests[0][0]], ranked), _listing(rests)
+    if described[2]:  # two distinct changes and no name to hold them: the lead's alone
+        alone = _off_area(f"{sentence_case(as_clause(ranked[0].clean.text))}.", area)
+        return "", ranked, (alone, ranked[:1], [])
+    return "", ranked, described
+
+
+def _after_name(name: str, item: Item, area: str) -> str:
+    """What the item's title says after the name it opens with, as written ('' if it
+    does not open with it)."""
+    title = _off_area(strip_part_markers(item.clean.text), area)
+    return without_name(name, title) and " ".join(title.split()[len(name.split()) :])
+
+
+def _listing(rests: list[tuple[Item, str]]) -> Described:
+    """`Gemma3-1B, Smollm3 3B and 2 more.` from the rests of titles after their name."""
+    parts = [rest.rstrip(".") for _, rest in rests[:3]]
+    more = len(rests) - len(parts)
+    if more:
+        parts.append(f"{more} more")
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{sentence_case(text)}.", [m for m, _ in rests[:2]], []
+
+
+def _led_by(leads: list[Item], ranked: list[Item]) -> list[Item]:
+    return leads + [m for m in ranked if m not in leads]
+
+
+def _off_area(sentence: str, area: str) -> str:
+    """A sentence does not open with its area's name, which its heading or label already
+    says: `Qualcomm AI Engine Direct - GA Whisper.` in Qualcomm → `GA Whisper.`"""
+    prefix, dash, rest = sentence.partition(" - ")
+    if dash and rest and len(prefix.split()) <= 5 and mentions_area(prefix, area_words(area)):
+        return sentence_case(rest)
+    owner = area.rsplit(":", 1)[-1].strip()
+    if owner and restates(owner, sentence):
+        return without_name(owner, sentence) or sentence
+    return sentence
 
 
 def _representatives(members: list[Item], idf: dict[str, float]) -> list[Item]:

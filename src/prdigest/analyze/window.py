@@ -1,4 +1,4 @@
-"""Counts over a window: PRs, direct pushes, authors, first-time authors."""
+"""Counts over a window: PRs, direct pushes, authors (people), first-time authors."""
 
 from __future__ import annotations
 
@@ -6,12 +6,7 @@ import re
 from collections.abc import Sequence
 
 from ..models import PullRequest
-
-
-def author_key(pr: PullRequest) -> str:
-    """Authors are told apart by e-mail (what `known_authors` holds), else by name."""
-    return pr.author_email or pr.author_name or pr.author
-
+from .people import People, Persons, identity_of
 
 _BOT = re.compile(r"(?i)\[bot\]|[+.-]bot@|^bot@|-bot\b")
 
@@ -20,18 +15,26 @@ def is_bot(pr: PullRequest) -> bool:
     return bool(_BOT.search(pr.author_name) or _BOT.search(pr.author_email))
 
 
-def first_time_authors(prs: Sequence[PullRequest], known_authors: set[str]) -> list[str]:
-    """Display names of people (not bots) who landed nothing before the window, sorted."""
+def persons(prs: Sequence[PullRequest], people: People) -> Persons:
+    """The window's authors as people (see `people`)."""
+    return Persons([identity_of(pr) for pr in prs], people)
+
+
+def first_time_authors(prs: Sequence[PullRequest], who: Persons) -> list[str]:
+    """Display names of people (not bots) none of whose identities landed anything before
+    the window, one per person, sorted."""
     names: dict[str, str] = {}
     for pr in prs:
-        key = author_key(pr)
-        if key and key not in known_authors and not is_bot(pr):
-            names.setdefault(key, pr.author_name or pr.author_login or key)
+        identity = identity_of(pr)
+        person = who.person(identity)
+        if person and not is_bot(pr) and not who.landed_before(identity):
+            names.setdefault(person, who.display_name(identity))
     return sorted(set(names.values()), key=lambda name: (name.lower(), name))
 
 
 def counts(
     prs: Sequence[PullRequest],
+    who: Persons,
     first_timers: Sequence[str],
     reverts: int,
     relands: int,
@@ -40,7 +43,7 @@ def counts(
     return {
         "prs": sum(1 for pr in prs if pr.number is not None),
         "direct_pushes": sum(1 for pr in prs if pr.number is None),
-        "authors": len({author_key(pr) for pr in prs if author_key(pr)}),
+        "authors": len({who.person(identity_of(pr)) for pr in prs} - {""}),
         "first_time_authors": len(first_timers),
         "reverts": reverts,
         "relands": relands,

@@ -10,8 +10,10 @@ from typing import Any
 from ..reporting import Reporter
 from ..sources import git as git_source  # looked up at each call (tests replace it)
 from ..sources.git_count import CommitCount
+from ..sources.mailmap import mailmap
 from ..sources.spec import SourceSpec
 from ..store import Store
+from ..store.people import author_identities, replace_mailmap
 from .records import ingest_records, resume_from
 from .result import SyncResult
 
@@ -53,7 +55,7 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
         reporter.progress(read, total, "commits")
 
     try:
-        return ingest_records(
+        result = ingest_records(
             store,
             repo,
             source,
@@ -66,3 +68,8 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
         )
     finally:
         count.close()
+    # Who is who, as the clone's .mailmap says now, over every identity stored: an entry
+    # added later reaches commits synced before it (the records stay as git recorded them).
+    mapping = mailmap(clone, head, author_identities(store, repo))
+    replace_mailmap(store, repo, mapping)
+    return result

@@ -1,5 +1,5 @@
 """Every week of a repository's stored history, counted from its synced PRs (not from
-whichever digests happen to be stored): PRs by area, direct pushes, reverts, authors."""
+whichever digests happen to be stored): PRs by area, direct pushes, reverts, people."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import date, timedelta
 
+from ..analyze.people import Identity, People, Persons
 from ..classify import Profile, profile_for
 from ..config import Config
 from ..reading import kind_of
 from ..store import Store
 from ..store.history import Landed, landed_history
+from ..store.people import mailmap_of
 from .charts import WeekPoint
 
 
@@ -24,6 +26,7 @@ def weekly_history(store: Store, config: Config, repo: str) -> list[WeekPoint]:
     if not landed:
         return []
     areas = _areas(store, repo, landed, profile)
+    people = People(mailmap=mailmap_of(store, repo, {row.author_email for row in landed}))
     weeks: dict[date, list[Landed]] = {}
     for row in landed:
         weeks.setdefault(_monday(row.merged_at.date()), []).append(row)
@@ -40,7 +43,7 @@ def weekly_history(store: Store, config: Config, repo: str) -> list[WeekPoint]:
                 total=len(prs),
                 areas=dict(Counter(areas[row.sha] for row in prs if row.sha in areas)),
                 reverts=sum(_is_revert(row.title) for row in rows),
-                contributors=len({row.author for row in rows if row.author}),
+                contributors=_people(rows, people),
                 direct_pushes=len(rows) - len(prs),
             )
         )
@@ -60,6 +63,14 @@ def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) 
     for pr, decided in zip(prs, profile.classify_all(prs), strict=True):
         found[pr.sha or ""] = decided.area
     return found
+
+
+def _people(rows: Sequence[Landed], people: People) -> int:
+    """How many people landed these, as a digest counts its authors (addresses, logins,
+    names and the .mailmap of one person are one)."""
+    identities = [Identity(row.author_name, row.author_email, row.author_login) for row in rows]
+    who = Persons(identities, people)
+    return len({who.person(identity) for identity in identities} - {""})
 
 
 def _is_revert(title: str) -> bool:

@@ -17,8 +17,11 @@ class Landed:
     merged_at: datetime
     number: int | None  # None: a direct push
     title: str
-    author: str  # e-mail, else name, else login: how a digest tells authors apart
+    author: str  # e-mail, else name, else login
     area: str | None  # as stored for the profile (a digest classified it), else None
+    author_name: str = ""  # the identity, for telling people apart as a digest does
+    author_email: str = ""
+    author_login: str = ""
 
 
 def landed_history(store: Store, repo: str, profile: str) -> list[Landed]:
@@ -42,6 +45,9 @@ def landed_history(store: Store, repo: str, profile: str) -> list[Landed]:
             title or "",
             email or name or login or "",
             area,
+            name or "",
+            email or "",
+            login or "",
         )
         for sha, merged, number, title, email, name, login, area in rows
     ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -63,20 +63,6 @@ class PullRequestTables(StoreCore):
         if not row or row[0] is None:
             return None
         return parse_datetime(row[0]), parse_datetime(row[1])
-
-    def authors_seen_before(self, repo: str, emails: Iterable[str], before: datetime) -> set[str]:
-        """Which of these authors landed something before `before` (uses an index: cheap)."""
-        wanted = sorted({e for e in emails if e})
-        seen: set[str] = set()
-        for i in range(0, len(wanted), _CHUNK):
-            chunk = wanted[i : i + _CHUNK]
-            rows = self.conn.execute(
-                "SELECT DISTINCT p.author_email FROM pull_requests p JOIN repositories r ON r.id = p.repo_id"
-                f" WHERE r.name = ? AND p.merged_at < ? AND p.author_email IN ({', '.join('?' * len(chunk))})",
-                (repo, to_iso(before), *chunk),
-            )
-            seen.update(r[0] for r in rows)
-        return seen
 
     def _select_prs(self, where: str, params: tuple[Any, ...]) -> list[PullRequest]:
         rows = self.conn.execute(

@@ -12,7 +12,9 @@ from collections import defaultdict
 from typing import Any
 
 from ..analyze.english import plural
+from ..analyze.name_choice import is_catch_all
 from ..render.markdown import code, inline, plain, render_template, table_cell
+from . import digest_blocks as blocks
 from .digest_blocks import Ledger, check, closing, empty, people, reverts, trends
 from .news import callout, component_bullets
 from .takeaways import takeaways
@@ -171,7 +173,7 @@ def _points_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
         subs.append(f"{ledger.quote(figure['text'], figure['pr'])}.")
     total = len(theme["members"])
     lead = f"{plural(total, 'PR')}, among them:" if total > len(points) else ""
-    return {"text": f"**{inline(theme['name'])}:** {lead}".rstrip(), "sub": subs}
+    return {"text": f"{blocks.theme_label(theme)}{lead}".rstrip(), "sub": subs}
 
 
 def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
@@ -179,14 +181,14 @@ def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
     figure_prs = {f["pr"] for f in figures}
     sentence = theme["sentence"].rstrip(".")
     cites = ledger.cite_all([n for n in theme["prs"] if n not in figure_prs])
-    text = f"**{inline(theme['name'])}:** {inline(sentence)}"
+    text = f"{blocks.theme_label(theme)}{inline(sentence)}"
     if cites:
         text += f" ({cites})"
     for i, fig in enumerate(figures):
         text += f"{', reporting' if i == 0 else ' and'} {ledger.quote(fig['text'], fig['pr'])}"
     more = theme["more"]
     if more > 0:
-        text += f", plus {plural(more, 'more PR')} on this theme"
+        text += f", plus {blocks.more_prs(more, theme)}"
     return {"text": text + ".", "sub": []}
 
 
@@ -198,12 +200,12 @@ def _lead_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
     else:
         sentence = theme["sentence"]
         lead = next((n for n in theme["prs"] if ledger.has(n)), None)
-    text = f"**{inline(theme['name'])}:** {inline(sentence.rstrip('.'))}"
+    text = f"{blocks.theme_label(theme)}{inline(sentence.rstrip('.'))}"
     if lead is not None:
         text += f" ({ledger.cite(lead)})"
     others = len(theme["members"]) - 1
     if others > 0:
-        text += f", plus {plural(others, 'more PR')} on this theme"
+        text += f", plus {blocks.more_prs(others, theme)}"
     return {"text": text + ".", "sub": []}
 
 
@@ -238,6 +240,8 @@ def _family_groups(areas: list[dict[str, Any]]) -> list[tuple[str, list[dict[str
 
 def _small_area_line(area: dict[str, Any], ledger: Ledger, label: str, budget: int) -> str:
     text = f"**{inline(label)}** ({plural(area['count'], 'PR')})"
+    if is_catch_all(label):  # the catch-all (`Other`) is no name: say what it holds
+        text = f"{plural(area['count'], 'PR')} in no area of their own"
     if area["themes"] and ledger.citations < budget:
         theme = area["themes"][0]
         cited = [n for n in theme["prs"] if ledger.has(n)][:1]
@@ -309,7 +313,7 @@ def _table_row(area: dict[str, Any], ledger: Ledger) -> dict[str, str]:
     category, _, component = area["name"].partition(":")
     if not component.strip() and area.get("top_paths"):
         component = ", ".join(code(path) for path, _ in area["top_paths"][:2])
-    focus = ", ".join(inline(t["name"]) for t in area["themes"][:3]) or "—"
+    focus = ", ".join(inline(t["topic"]) for t in area["themes"][:3] if t["topic"]) or "—"
     return {
         "category": table_cell(f"**{plain(category.strip())}**"),
         "component": table_cell(
@@ -322,7 +326,8 @@ def _table_row(area: dict[str, Any], ledger: Ledger) -> dict[str, str]:
 
 def _other_row(areas: list[dict[str, Any]], ledger: Ledger) -> dict[str, str]:
     names = [a["name"] for a in areas[:3]] + (["…"] if len(areas) > 3 else [])
-    focus = ", ".join(inline(a["themes"][0]["name"]) for a in areas[:3] if a["themes"]) or "—"
+    topics = [a["themes"][0]["topic"] for a in areas[:3] if a["themes"]]
+    focus = ", ".join(inline(topic) for topic in topics if topic) or "—"
     key = next((_key_pr(a, ledger) for a in areas if any(t["prs"] for t in a["themes"])), "—")
     return {
         "category": "**Other**",

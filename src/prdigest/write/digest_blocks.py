@@ -201,3 +201,17 @@ def check(markdown: str, context: dict[str, Any], ledger: Ledger) -> None:
             f"digest has {len(found)} PR links but {ledger.citations} were issued",
             "report this as a bug in prdigest",
         )
+
+
+def theme_label(theme: dict[str, Any]) -> str:
+    """`**Name:** ` before a theme's sentence; nothing for a theme without a name (one PR)."""
+    return f"**{inline(theme['name'])}:** " if theme["name"] else ""
+
+
+def more_prs(count: int, theme: dict[str, Any]) -> str:
+    """`3 more PRs on this theme`; `3 related PRs` when the theme has no name to refer to."""
+    return (
+        f"{plural(count, 'more PR')} on this theme"
+        if theme["name"]
+        else plural(count, "related PR")
+    )

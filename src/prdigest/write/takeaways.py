@@ -17,7 +17,7 @@ def _lead_phrase(theme: dict[str, Any]) -> str:
         return f"work in {code(directory)}"
     if theme["series"]:
         return f"a {number_word(len(theme['members']))}-part series on {inline(theme['name'])}"
-    return inline(theme["name"])
+    return inline(theme["topic"])
 
 
 def takeaways(context: dict[str, Any], ledger: Ledger) -> str:
@@ -27,9 +27,9 @@ def takeaways(context: dict[str, Any], ledger: Ledger) -> str:
     leaders = [a for a in areas[:2] if a["themes"]]
     parts = []
     for area in leaders:
-        themes = area["themes"][:2]
+        themes = [t for t in area["themes"] if t["topic"]][:2]
         phrases = " and ".join(_lead_phrase(t) for t in themes)
-        parts.append(f"**{plain(area['name'])}** ({phrases})")
+        parts.append(f"**{plain(area['name'])}**" + (f" ({phrases})" if phrases else ""))
     verb = "was dominated by" if counts["prs"] >= 20 else "centred on"
     lead = (
         f"This week's activity {verb} " + " and ".join(parts)
@@ -50,7 +50,7 @@ def takeaways(context: dict[str, Any], ledger: Ledger) -> str:
         )
     if figure is not None:
         theme, fig = figure
-        lead += f", with {inline(theme['name'])} reporting {ledger.quote(fig['text'], fig['pr'])}"
+        lead += f", with {inline(theme['topic']) or 'one PR'} reporting {ledger.quote(fig['text'], fig['pr'])}"
     top = context["key_takeaways"]["top_areas"]
     numbered = [f"({i}) {plain(name)}" for i, name in enumerate(top, start=1)]
     listing = (
