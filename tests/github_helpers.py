@@ -61,7 +61,7 @@ def github_sync(
     spec = SourceSpec(
         since=datetime.fromisoformat(since).replace(tzinfo=UTC) if since else None,
         extra={
-            "github_api_url": fake.url, "api": api, "sleep": record.append, "timeout": 0.5,
+            "github_api_url": fake.url, "api": api, "sleep": record.append, "timeout": 2.0,
             "backoff": 0.01, **extra,
         },
     )  # fmt: skip

@@ -164,7 +164,7 @@ def test_rest_sync_through_a_fault_equals_a_clean_sync(
 ) -> None:
     store = _store(tmp_path, "db")
     sleeps: list[float] = []
-    with fake_for(ao_jsonl, AO, timeout_delay=1.0) as fake:
+    with fake_for(ao_jsonl, AO, timeout_delay=3.0) as fake:
         fake.inject(kind, **where)
         result = github_sync(store, fake, api="rest", page_size=20, sleeps=sleeps)
         assert all(f.times == 0 for f in fake.faults), "the fault never fired"
@@ -183,7 +183,7 @@ def test_graphql_sync_through_a_fault_equals_a_clean_sync(
     ao_jsonl: Path, tmp_path: Path, clean_dumps: dict[str, Any], kind: str
 ) -> None:
     store = _store(tmp_path, "db")
-    with fake_for(ao_jsonl, AO, timeout_delay=1.0) as fake:
+    with fake_for(ao_jsonl, AO, timeout_delay=3.0) as fake:
         fake.inject(kind, path="/graphql", times=1, after=2)
         github_sync(store, fake, api="graphql", page_size=20)
         assert all(f.times == 0 for f in fake.faults)
@@ -194,7 +194,7 @@ def test_every_fault_in_one_sync(
     ao_jsonl: Path, tmp_path: Path, clean_dumps: dict[str, Any]
 ) -> None:
     store = _store(tmp_path, "db")
-    with fake_for(ao_jsonl, AO, timeout_delay=1.0) as fake:
+    with fake_for(ao_jsonl, AO, timeout_delay=3.0) as fake:
         for i, (kind, where) in enumerate(FAULT_PLANS):
             fake.inject(kind, path=where["path"], times=1, after=3 * i)
         github_sync(store, fake, api="rest", page_size=20)

@@ -136,7 +136,7 @@ class FakeGitHub:
     revoked: set[str] = field(default_factory=set)
     hidden: dict[str, set[str]] = field(default_factory=dict)  # token → repos it cannot see
     latency: float = 0.0
-    timeout_delay: float = 1.5
+    timeout_delay: float = 3.0
     rate_limit: int = 100_000
     reset_in: float = 3600.0  # seconds until the rate-limit window resets (then a fresh one)
     enforce_rate_limit: bool = False  # answer 403 once a token has used up its window
