@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .errors import ConfigError, SourceError
@@ -21,7 +21,11 @@ from .ingest import (
 from .models import Classification, PullRequest, Report
 from .reporting import Reporter, SilentReporter
 from .store import Store
-from .timeutil import Window, last_complete_week, now
+from .timeutil import Window, last_complete_week, now, to_iso
+
+if TYPE_CHECKING:
+    from .analyze.history import History
+    from .reading.spelling import Spelling, TitleWords
 
 __all__ = [
     "BATCH",
@@ -36,6 +40,7 @@ __all__ = [
     "resolve_spec",
     "spec_for",
     "sync",
+    "window_history",
 ]
 
 
@@ -109,14 +114,18 @@ def classified(
     config: Config,
     profile_name: str | None = None,
     count_mode: str = "merged",
+    spelling: Spelling | None = None,
 ) -> tuple[list[tuple[PullRequest, Classification]], list[tuple[PullRequest, Classification]], Any]:
-    """The window's and the previous window's PRs with their classifications (stored too)."""
+    """The window's and the previous window's PRs with their classifications (stored too).
+    `spelling`: how the repository writes names, for areas a profile derives from paths."""
     from .classify import profile_for
 
     current = window_prs(store, repo, window.start, window.end, count_mode)
     previous_window = window.previous()
     previous = window_prs(store, repo, previous_window.start, previous_window.end, count_mode)
     profile = profile_for(repo, config, profile_name)
+    if spelling is not None:
+        profile.use_spelling(spelling)
     decided = profile.classify_all([*current, *previous])
     store.save_classifications(repo, zip(current, decided[: len(current)], strict=True))
     pairs = list(zip(current, decided[: len(current)], strict=True))
@@ -134,16 +143,38 @@ def build_digest_context(
 ) -> dict[str, Any]:
     from .analyze import build_context
 
+    history = window_history(store, repo, window)
     pairs, previous_pairs, profile = classified(
-        store, repo, window, config, profile_name, count_mode
+        store, repo, window, config, profile_name, count_mode, history.spelling
     )
     emails = {pr.author_email for pr, _ in pairs}
     known = store.authors_seen_before(repo, emails, window.start)
     descriptions = {name: profile.area_description(name) for name in profile.area_names()}
     context = build_context(
-        repo, window, pairs, previous_pairs, known, area_descriptions=descriptions
+        repo, window, pairs, previous_pairs, known, area_descriptions=descriptions, history=history
     )
     return _with_count_mode(store, repo, window, context, count_mode)
+
+
+# The titles' words, read once per store and repository in a run (many windows, one read);
+# the fingerprint says when the store has changed under the cache.
+_TITLE_WORDS: dict[tuple[int, str], tuple[tuple[int, int, int], TitleWords]] = {}
+
+
+def window_history(store: Store, repo: str, window: Window) -> History:
+    """What the store knows from outside `window` that its analysis needs (`History`)."""
+    from .analyze.history import History
+    from .reading.spelling import TitleWords
+    from .store.history import landed_titles, titles_fingerprint
+
+    fingerprint = titles_fingerprint(store, repo)
+    cached = _TITLE_WORDS.get((id(store), repo))
+    if cached is None or cached[0] != fingerprint:
+        if len(_TITLE_WORDS) >= 4:
+            _TITLE_WORDS.clear()
+        cached = (fingerprint, TitleWords(landed_titles(store, repo)))
+        _TITLE_WORDS[(id(store), repo)] = cached
+    return History(spelling=cached[1].spelling(before=to_iso(window.end)))
 
 
 def _with_count_mode(

@@ -9,6 +9,8 @@ from typing import Any
 
 from ..models import Classification, PullRequest, pr_url
 from ..timeutil import Window, to_iso
+from .families import families, family_of, plan_sections
+from .history import History
 from .items import Item, build_item, inverse_document_frequency, notable_score, title_terms
 from .notable import notable
 from .reverts import pair_reverts
@@ -27,12 +29,19 @@ def build_context(
     previous: Sequence[tuple[PullRequest, Classification]],
     known_authors: set[str],
     area_descriptions: dict[str, str] | None = None,
+    history: History | None = None,
 ) -> dict[str, Any]:
     """The digest context of one window. `items` are the records landed in the window
     (direct pushes included), `previous` those of the window before (for trends and as
-    the TF-IDF background), `known_authors` the e-mails of window authors seen before."""
+    the TF-IDF background), `known_authors` the e-mails of window authors seen before,
+    `history` what the store knows from outside the window (without it, the spelling is
+    learned from the two windows' titles alone)."""
     descriptions = area_descriptions or {}
-    spelling = Spelling()  # the hand-kept acronyms, until the repository's own spelling
+    spelling = (
+        history.spelling
+        if history is not None
+        else Spelling.learned(pr.title for pr, _ in [*previous, *items])
+    )
     ordered = sorted(items, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
     prs = [it for it in built if it.number is not None]
@@ -80,6 +89,9 @@ def build_context(
             continue
         pr_block[key] = _pr_dict(repo, it, theme_of.get(it.number or 0))
 
+    names = set(by_area)
+    for entry in areas:
+        entry["family"] = family_of(entry["name"], names)
     top = [a["name"] for a in areas[:4]]
     return {
         "schema": SCHEMA,
@@ -94,6 +106,8 @@ def build_context(
         "title": f"Analysis of Pull Requests for {repo} during {window.label}",
         "counts": count_block,
         "areas": areas,
+        "families": families(areas),
+        "sections": plan_sections(areas, count_block["prs"]),
         "prs": pr_block,
         "reverts": revert_rows,
         "relands": reland_rows,
@@ -160,7 +174,7 @@ def _area_dict(
             numbers.append(m.number)
     return {
         "name": area,
-        "family": area.split(":", 1)[0].strip() if ":" in area else None,
+        "family": None,  # set once every area of the window is known (families.py)
         "description": descriptions.get(area, ""),
         "count": len(members),
         "previous_count": previous_count,

@@ -107,7 +107,7 @@ def _make_theme(
     if series:
         members = sorted(members, key=lambda m: (m.number or 0, m.pr.sha or ""))
     phrase = common_phrase(members)
-    name = theme_name(cand, phrase, rep, spelling)
+    name = spelling.respell(theme_name(cand, phrase, rep, spelling))
     sentence, used = describe(cand, members, ranked, phrase)
     cited: list[Item] = []
     for item in used + [m for m in ranked if m.claims] + ranked:
