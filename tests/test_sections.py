@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +108,7 @@ def _context() -> dict[str, Any]:
     plan += [("Docs", 1), ("Runtime", 2), ("Tests", 1)]
     items, number = [], 100
     for area, count in plan:
-        for i in range(count):
+        for _ in range(count):
             number += 1
             word = area.split(":")[-1].strip().lower()
             title = f"Add {word} support for op{number} in the {word} partitioner"
@@ -162,3 +162,53 @@ def test_other_areas_stays_a_quarter_on_real_weeks(executorch_jsonl: Path) -> No
                 if a["name"] in in_other and a["family"] == family["name"]
             )
             assert left < 5, (iso, family["name"])
+
+
+# --- the same families in release notes and on the site -----------------------------------
+
+
+def test_release_notes_keep_a_family_s_modules_together() -> None:
+    from prdigest.release.plan import module_order
+
+    modules = {
+        "Backends: Arm": [1] * 9,
+        "LLM": [1] * 6,
+        "Backends: NXP": [1] * 2,
+        "Docs": [1] * 3,
+        "Backends: Vulkan": [1] * 4,
+        "Other": [1],
+    }
+    assert module_order(modules) == [
+        "Backends: Arm",
+        "Backends: Vulkan",
+        "Backends: NXP",
+        "LLM",
+        "Docs",
+        "Other",
+    ]
+
+
+def test_site_charts_group_areas_by_family() -> None:
+    from datetime import date
+
+    from prdigest.site.charts import WeekPoint, chart_rows, repo_charts
+
+    weeks = [
+        WeekPoint(
+            date(2026, 2, 2) + timedelta(days=7 * i),
+            date(2026, 2, 8) + timedelta(days=7 * i),
+            30,
+            {"Backends: Arm": 10 + i, "LLM": 8, "Backends: Vulkan": 6, "Backends: NXP": 1},
+        )
+        for i in range(3)
+    ]
+    rows = chart_rows(weeks)
+    assert [label for label, _ in rows][:3] == [
+        "Backends (all areas)",
+        "Backends: Arm",
+        "Backends: Vulkan",
+    ]
+    assert rows[0][1] == ("Backends: Arm", "Backends: NXP", "Backends: Vulkan")
+    assert weeks[0].count(rows[0][1]) == 17
+    charts = repo_charts("o/r", weeks)
+    assert charts[3].title == "Backends (all areas): PRs per week"

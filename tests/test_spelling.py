@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from digest_weeks import load
-
 from prdigest.reading.spelling import Spelling, TitleWords, title_forms
 
 EXECUTORCH = "pytorch/executorch"
