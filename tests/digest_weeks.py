@@ -10,10 +10,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from prdigest.analyze.history import History
 from prdigest.models import Classification, PullRequest
+from prdigest.reading.spelling import TitleWords
 from prdigest.sources.jsonl import read_jsonl
 from prdigest.sources.records import parse_record
-from prdigest.timeutil import Window, iso_week_window
+from prdigest.timeutil import Window, iso_week_window, to_iso
 
 Classify = Callable[[Sequence[PullRequest]], list[Classification]]
 
@@ -114,7 +116,27 @@ def classified_inputs(
     before = [(pr, c) for pr, c in pairs if prev.start <= pr.merged_at < prev.end]
     earlier = {pr.author_email for pr, _ in pairs if pr.merged_at < start}
     known = {pr.author_email for pr, _ in current if pr.author_email in earlier}
-    return {"window": window, "items": current, "previous": before, "known_authors": known}
+    history = History(spelling=title_words(pairs).spelling(to_iso(end)))
+    return {
+        "window": window,
+        "items": current,
+        "previous": before,
+        "known_authors": known,
+        "history": history,
+    }
+
+
+_TITLE_WORDS: dict[int, tuple[Sequence[Any], TitleWords]] = {}
+
+
+def title_words(pairs: Sequence[tuple[PullRequest, Classification]]) -> TitleWords:
+    """Every title of the records, read once per session (as the pipeline reads the
+    store's); kept by the identity of the records (`classified` keeps them too)."""
+    cached = _TITLE_WORDS.get(id(pairs))
+    if cached is None or cached[0] is not pairs:
+        words = TitleWords((to_iso(pr.merged_at), pr.title) for pr, _ in pairs if pr.merged_at)
+        cached = _TITLE_WORDS[id(pairs)] = (pairs, words)
+    return cached[1]
 
 
 def week(text: str) -> Window:

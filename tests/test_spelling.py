@@ -112,3 +112,41 @@ def test_learning_from_many_titles_is_quick(executorch_jsonl: Path) -> None:
     spelling = TitleWords(titles).spelling()
     assert spelling.name("xnnpack") == "XNNPACK" and spelling.name("coreml") == "CoreML"
     assert time.perf_counter() - started < 1.0  # 8,151 titles; ~0.1 s measured
+
+
+def test_the_pipeline_reads_the_titles_once_a_run_and_sees_new_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime
+
+    import prdigest.reading.spelling as spelling_module
+    from prdigest import pipeline
+    from prdigest.models import PullRequest
+    from prdigest.store import open_store
+    from prdigest.timeutil import iso_week_window
+
+    built: list[int] = []
+    real = spelling_module.TitleWords
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self, titles: object) -> None:
+            built.append(1)
+            super().__init__(titles)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(spelling_module, "TitleWords", Counted)
+    store = open_store(str(tmp_path / "s.db"))
+
+    def land(number: int, title: str, day: int) -> None:
+        when = datetime(2026, 3, day, 12, tzinfo=UTC)
+        pr = PullRequest("o/r", number, title, sha=f"{number:040x}", merged_at=when)
+        store.upsert_pull_requests("o/r", [pr])
+
+    land(1, "Add Qwen3.5 export", 3)
+    land(2, "Fix Qwen3.5 rope", 4)
+    w10, w09 = iso_week_window("2026-W10"), iso_week_window("2026-W09")
+    assert pipeline.window_history(store, "o/r", w10).spelling.name("qwen3_5") == "Qwen3.5"
+    assert pipeline.window_history(store, "o/r", w09).spelling.name("qwen3_5") == "Qwen3 5"
+    assert len(built) == 1  # one read for both windows
+    land(3, "Add GPT-OSS support", 5)
+    assert pipeline.window_history(store, "o/r", w10).spelling.name("gpt_oss") == "GPT-OSS"
+    assert len(built) == 2  # the store changed: read again

@@ -59,11 +59,13 @@ def landed_titles(store: Store, repo: str) -> list[tuple[str, str]]:
 
 
 def titles_fingerprint(store: Store, repo: str) -> tuple[int, int, int]:
-    """Changes whenever `landed_titles` would: a cache of what they teach stays true."""
+    """Changes whenever `landed_titles` would, cheaply (index-only): a landed commit added,
+    or any PR written through this store (`Store.generation`). A title another process
+    rewrites in place is not seen: a cache keyed on this lives for one run."""
     row = store.conn.execute(
-        "SELECT COUNT(*), COALESCE(MAX(p.id), 0), COALESCE(SUM(LENGTH(p.title)), 0)"
+        "SELECT COUNT(*), COALESCE(MAX(p.id), 0)"
         " FROM pull_requests p JOIN repositories r ON r.id = p.repo_id"
         " WHERE r.name = ? AND p.merged_at IS NOT NULL",
         (repo,),
     ).fetchone()
-    return int(row[0]), int(row[1]), int(row[2])
+    return int(row[0]), int(row[1]), store.generation
