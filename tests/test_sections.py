@@ -87,6 +87,17 @@ def test_other_areas_holds_at_most_a_quarter_of_the_prs() -> None:
     # a family with no member of its own section is headed by its name
     small = [_area("Models: Llama", 3, "Models"), _area("Models: Qwen3-VL", 2, "Models")]
     assert plan_sections(small, 5)[0]["heading"] == "Models"
+    # ao 2026-W07, generic profile: PT2E has its own section; the rest of Quantization, its
+    # general member (`torchao/quantization/` itself) included, shares one
+    quantization = [
+        _area("Quantization: PT2E", 7, "Quantization"),
+        _area("Quantization: Quantize", 3, "Quantization"),
+        _area("Quantization", 2, "Quantization"),
+    ]
+    assert [s["heading"] for s in plan_sections(quantization, 12)] == [
+        "Quantization: PT2E",
+        "Quantization: Quantize and other quantization",
+    ]
 
 
 def _pr(number: int, title: str, path: str, when: datetime) -> PullRequest:
@@ -212,3 +223,24 @@ def test_site_charts_group_areas_by_family() -> None:
     assert weeks[0].count(rows[0][1]) == 17
     charts = repo_charts("o/r", weeks)
     assert charts[3].title == "Backends (all areas): PRs per week"
+
+
+def test_the_profile_s_catch_all_is_named_by_its_directories() -> None:
+    """executorch 2025-W41: `Other` held one PR, and "**Other** (1 PR)" in Other Areas named
+    nothing; the directories it touches do."""
+    start = week("2026-W07").start + timedelta(hours=12)
+    items = []
+    for number in range(1, 9):
+        area, rule = (
+            ("Runtime", "p/area/Runtime/paths") if number > 2 else ("Other", "p/area/Other/default")
+        )
+        path = "runtime/core.cpp" if number > 2 else "website/index.html"
+        pr = _pr(
+            number, f"Change number {number} of the week", path, start + timedelta(hours=number)
+        )
+        items.append((pr, Classification(area, "improvements", rule, "p/kind/x")))
+    context = build_context("acme/widgets", week("2026-W07"), items, [], set())
+    other = next(a for a in context["areas"] if a["name"] == "Other")
+    assert other["catch_all"] and not context["areas"][0]["catch_all"]
+    markdown = write_digest(context)
+    assert "*   **`website`** (2 PRs): " in markdown and "*   **Other** (" not in markdown

@@ -175,6 +175,8 @@ def _area_dict(
     return {
         "name": area,
         "family": None,  # set once every area of the window is known (families.py)
+        # the profile's catch-all (no rule placed these PRs): named by its paths in prose
+        "catch_all": all(m.cls.area_rule.endswith("/default") for m in members),
         "description": descriptions.get(area, ""),
         "count": len(members),
         "previous_count": previous_count,

@@ -125,7 +125,14 @@ def member_name(area: str, family: str | None) -> str:
 
 
 def _listing(unit: list[dict[str, Any]]) -> str:
-    names = [member_name(a["name"], a["family"]) for a in unit]
-    if len(names) <= _LISTED:
-        return ", ".join(names[:-1]) + " and " + names[-1]
-    return ", ".join(names[: _LISTED - 1]) + f" and {len(names) - _LISTED + 1} more"
+    """`NXP, Apple and 3 more`; the family's general member last, as `other backends`."""
+    family = unit[0]["family"]
+    named = [member_name(a["name"], family) for a in unit if a["name"] != family]
+    rest = len(unit) - len(named)  # the general member, when the section holds it
+    if len(named) + rest > _LISTED:
+        shown = named[: _LISTED - 1]
+        return ", ".join(shown) + f" and {len(unit) - len(shown)} more"
+    if rest:
+        plain = family == family[:1] + family[1:].lower()
+        named.append(f"other {family.lower() if plain else family}")
+    return ", ".join(named[:-1]) + " and " + named[-1]

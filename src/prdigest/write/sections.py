@@ -9,6 +9,7 @@ what changed, in the words of its theme, without a link.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from ..analyze.english import plural, sentence_case
@@ -135,7 +136,8 @@ def _family_section(
 
 def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) -> str:
     """`**NXP** (3 PRs): what its strongest theme says (cited while the budget lasts).`"""
-    text = f"**{inline(label)}** ({plural(area['count'], 'PR')}): "
+    name = inline(label) if "`" in label else plain(label)  # a name, not code (`FlatTensor`)
+    text = f"**{name}** ({plural(area['count'], 'PR')}): "
     if not area["themes"]:  # no theme: every PR a revert or reland, or a context without them
         if area["rest"]["reverts"] >= area["count"]:
             return text + "reverts and relands only (see below)."
@@ -157,11 +159,15 @@ def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) 
 
 def _label(area: dict[str, Any], ledger: Ledger) -> str:
     """The area's name, except for the profile's catch-all (`Other`, where no rule placed
-    its PRs): that is named by the directories its PRs touch, which say more."""
-    rules = [ledger.prs[str(n)]["area_rule"] for n in area["prs"] if ledger.has(n)]
-    if not rules or not all(rule.endswith("/default") for rule in rules):
+    its PRs): that is named by the directories its PRs change most, which say more."""
+    if not area.get("catch_all"):
         return area["name"]
-    paths = [path for path, _ in area["top_paths"][:2]]
+    tops = Counter(
+        ledger.prs[str(n)]["top_paths"][0]
+        for n in area["prs"]
+        if ledger.has(n) and ledger.prs[str(n)]["top_paths"]
+    )
+    paths = [path or "/" for path, _ in sorted(tops.items(), key=lambda kv: (-kv[1], kv[0]))[:2]]
     return ", ".join(f"`{path}`" for path in paths) if paths else "Unplaced"
 
 
@@ -195,7 +201,7 @@ def _other_section(
         total = sum(a["count"] for a in group)
         bullets.append(
             {
-                "text": f"**{inline(family)}** ({plural(total, 'PR')} across {plain(', '.join(names))}):",
+                "text": f"**{plain(family)}** ({plural(total, 'PR')} across {plain(', '.join(names))}):",
                 "sub": [_member_line(a, names[i], ledger, budget) for i, a in enumerate(group)],
             }
         )
