@@ -18,83 +18,34 @@ Deterministic: the same PRs (and spelling) give the same areas.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
 from ..models import Classification, PullRequest
 from ..reading import normalize_tag
-from ..reading.spelling import Spelling
+from ..reading.spelling import Spelling, squash
 from .base import AreaKindModel, Profile
 from .globs import compile_globs
+from .layout import (
+    CONTAINERS,
+    FALLBACK_NAMES,
+    FALLBACKS,
+    MIRROR_DIRS,
+    ORIGIN,
+    TEST_DIRS,
+    fallback_rules,
+    is_plumbing,
+)
 from .rules import AreaRule, KindRule, RuleEngine
 
-ORIGIN = "generic"
 MAX_DEPTH = 3  # levels below the top, or below a package root
 SPLIT_SHARE = 0.15  # a directory touched by this share of PRs is split into its children
 MIN_CHILD_SHARE = 0.005
 MIN_CHILD_PRS = 3
 
-CI_DIRS = frozenset(
-    (
-        ".azure-pipelines .buildkite .ci .circleci .claude .devcontainer .github .gitlab "
-        ".husky .idea .vscode ci"
-    ).split()
-)
-BUILD_DIRS = frozenset(
-    (
-        "build cmake deps dist docker infra packaging requirements scripts shim shim_et "
-        "third-party third_party thirdparty tools vendor"
-    ).split()
-)
-DOC_DIRS = frozenset(("doc docs documentation notebooks site tutorial tutorials website").split())
-TEST_DIRS = frozenset(("__tests__ e2e spec specs test testing tests").split())
-MIRROR_DIRS = frozenset(("bench benchmark benchmarks test tests").split())
-CONTAINERS = frozenset(
-    (
-        "apps backends cmd components contrib crates examples experimental extension "
-        "extensions integrations internal lib libs models modules packages pkg plugins "
-        "prototype providers services src"
-    ).split()
-)
-DOC_EXTENSIONS = (".md", ".rst", ".txt", ".adoc", ".ipynb")
 # Directories whose conventional name says less than what they hold.
 CONVENTIONAL_NAMES = {"csrc": "C++/CUDA sources"}
 CORE = "Core"  # a package root's top-level files that no busy module of their own holds
-
-FALLBACKS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
-    (
-        "Build/CI",
-        "CI workflows, build system, packaging and tooling",
-        ("ci", "build", "cmake", "lint", "release", "infra", "deps"),
-        tuple(f"{d}/**" for d in sorted(CI_DIRS | BUILD_DIRS))
-        + (
-            "**/CMakeLists.txt",
-            "**/*.cmake",
-            "**/*.bzl",
-            "**/BUCK",
-            "**/TARGETS",
-            "**/BUILD",
-            "**/BUILD.bazel",
-        ),
-    ),
-    (
-        "Docs",
-        "Documentation, READMEs and tutorials",
-        ("doc", "docs", "documentation", "readme"),
-        tuple(f"{d}/**" for d in sorted(DOC_DIRS))
-        + tuple(f"**/*{ext}" for ext in DOC_EXTENSIONS if ext != ".txt"),
-    ),
-    (
-        "Tests",
-        "Test suites and test utilities",
-        ("test", "tests", "testing"),
-        ("test/**", "tests/**", "spec/**", "**/test/**", "**/tests/**", "**/__tests__/**"),
-    ),
-)
-
-
-_FALLBACK_NAMES = tuple(name for name, *_ in FALLBACKS)
 
 
 class GenericProfile(Profile):
@@ -110,7 +61,7 @@ class GenericProfile(Profile):
         self._user_areas = tuple(user_areas)
         self._kinds = tuple(kinds)
         self._spelling: Spelling | None = None
-        engine = RuleEngine(ORIGIN, self._user_areas + _fallback_rules(), self._kinds)
+        engine = RuleEngine(ORIGIN, self._user_areas + fallback_rules(), self._kinds)
         super().__init__(
             ORIGIN,
             engine,
@@ -127,18 +78,18 @@ class GenericProfile(Profile):
     def engine_for(self, prs: Sequence[PullRequest]) -> RuleEngine:
         derived = derive_areas(prs, self._spelling)
         self.engine = RuleEngine(
-            ORIGIN, self._user_areas + tuple(derived) + _fallback_rules(), self._kinds
+            ORIGIN, self._user_areas + tuple(derived) + fallback_rules(), self._kinds
         )
-        self._profile_areas = tuple(rule.name for rule in derived) + _FALLBACK_NAMES
+        self._profile_areas = tuple(rule.name for rule in derived) + FALLBACK_NAMES
         return self.engine
 
     def classify_all(self, prs: Sequence[PullRequest]) -> list[Classification]:
         results = super().classify_all(prs)
         # Display order: busiest area first (ties by name), the fallbacks last.
         counts = Counter(result.area for result in results)
-        derived = [name for name in self._profile_areas if name not in _FALLBACK_NAMES]
+        derived = [name for name in self._profile_areas if name not in FALLBACK_NAMES]
         ranked = sorted(dict.fromkeys(derived), key=lambda name: (-counts[name], name))
-        self._profile_areas = tuple(ranked) + _FALLBACK_NAMES
+        self._profile_areas = tuple(ranked) + FALLBACK_NAMES
         return results
 
 
@@ -211,8 +162,8 @@ def _root_file_rules(
             n >= max(MIN_CHILD_PRS, MIN_CHILD_SHARE * total)
             and stem.strip("_")
             and not stem.startswith("__")
-            and not _is_plumbing(stem)
-            and _squash(stem) != _squash(root[-1])  # `src/foo/foo.py` is no area named foo
+            and not is_plumbing(stem)
+            and squash(stem) != squash(root[-1])  # `src/foo/foo.py` is no area named foo
         ):
             busy.setdefault(root, []).append(filename)
         else:
@@ -247,30 +198,20 @@ def _touches(prs: Sequence[PullRequest]) -> Counter[tuple[str, ...]]:
     return counts
 
 
-def _is_plumbing(name: str) -> bool:
-    return (
-        name in CI_DIRS
-        or name in BUILD_DIRS
-        or name in DOC_DIRS
-        or name in TEST_DIRS
-        or name.startswith(".")
-    )
-
-
 def _package_roots(
     touches: Counter[tuple[str, ...]], total: int, repo: str = ""
 ) -> set[tuple[str, ...]]:
     """`src/<pkg>`, a top-level directory named like the repository (`torchao/` in
     pytorch/ao), and one that holds most of the code (most PRs, three subdirectories)."""
     roots: set[tuple[str, ...]] = {key for key in touches if len(key) == 2 and key[0] == "src"}
-    own = _squash(repo.rsplit("/", 1)[-1])
+    own = squash(repo.rsplit("/", 1)[-1])
     tops = [
         key
         for key in touches
-        if len(key) == 1 and not _is_plumbing(key[0]) and key[0] not in MIRROR_DIRS
+        if len(key) == 1 and not is_plumbing(key[0]) and key[0] not in MIRROR_DIRS
     ]
     for key in tops:
-        squashed = _squash(key[0])
+        squashed = squash(key[0])
         named = bool(own) and len(squashed) >= 2 and (own in squashed or squashed in own)
         children = [k for k in touches if len(k) == 2 and k[0] == key[0]]
         if key[0] not in CONTAINERS and (
@@ -278,10 +219,6 @@ def _package_roots(
         ):
             roots.add(key)
     return roots
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def _choose_keys(
@@ -295,7 +232,7 @@ def _choose_keys(
     pending: list[tuple[str, ...]] = [
         key
         for key in touches
-        if len(key) == 1 and not _is_plumbing(key[0]) and key[0] not in TEST_DIRS
+        if len(key) == 1 and not is_plumbing(key[0]) and key[0] not in TEST_DIRS
     ]
     while pending:
         key = pending.pop()
@@ -303,7 +240,7 @@ def _choose_keys(
         big = [
             k
             for k in children
-            if touches[k] >= max(MIN_CHILD_PRS, MIN_CHILD_SHARE * total) and not _is_plumbing(k[-1])
+            if touches[k] >= max(MIN_CHILD_PRS, MIN_CHILD_SHARE * total) and not is_plumbing(k[-1])
         ]
         if key in roots:  # never an area itself: all its subdirectories are
             pending.extend(k for k in children if not k[-1].startswith((".", "__")))
@@ -383,27 +320,3 @@ def _merge_same_names(rules: list[AreaRule]) -> list[AreaRule]:
             merged[rule.name] = rule
             order.append(rule.name)
     return [merged[name] for name in order]
-
-
-def _fallback_rules() -> tuple[AreaRule, ...]:
-    return tuple(
-        AreaRule(
-            name=name,
-            origin=ORIGIN,
-            description=description,
-            title_tags=frozenset(normalize_tag(t) for t in tags),
-            paths=compile_globs(globs),
-            path_globs=globs,
-            fallback=True,
-        )
-        for name, description, tags, globs in FALLBACKS
-    ) + (
-        AreaRule(
-            name="Build/CI",
-            origin=ORIGIN,
-            description="Repository configuration at the top level",
-            paths=compile_globs(["*"]),
-            path_globs=("*",),
-            fallback=True,
-        ),
-    )
