@@ -12,9 +12,10 @@ from typing import Any
 
 from prdigest.analyze.history import History, ancestor_dirs
 from prdigest.models import Classification, PullRequest
+from prdigest.reading.spelling import TitleWords
 from prdigest.sources.jsonl import read_jsonl
 from prdigest.sources.records import parse_record
-from prdigest.timeutil import Window, iso_week_window
+from prdigest.timeutil import Window, iso_week_window, to_iso
 
 Classify = Callable[[Sequence[PullRequest]], list[Classification]]
 
@@ -149,7 +150,21 @@ def history_of(
     return History(
         known_dirs=frozenset(known),
         first_landed=oldest if oldest is not None and oldest < window.start else None,
+        spelling=title_words(pairs).spelling(to_iso(window.end)),
     )
+
+
+_TITLE_WORDS: dict[int, tuple[Sequence[Any], TitleWords]] = {}
+
+
+def title_words(pairs: Sequence[tuple[PullRequest, Classification]]) -> TitleWords:
+    """Every title of the records, read once per session (as the pipeline reads the
+    store's); kept by the identity of the records (`classified` keeps them too)."""
+    cached = _TITLE_WORDS.get(id(pairs))
+    if cached is None or cached[0] is not pairs:
+        words = TitleWords((to_iso(pr.merged_at), pr.title) for pr, _ in pairs if pr.merged_at)
+        cached = _TITLE_WORDS[id(pairs)] = (pairs, words)
+    return cached[1]
 
 
 def week(text: str) -> Window:

@@ -23,10 +23,11 @@ from .ingest import (
 from .models import Classification, PullRequest, Report
 from .reporting import Reporter, SilentReporter
 from .store import Store
-from .timeutil import Window, last_complete_week, now
+from .timeutil import Window, last_complete_week, now, to_iso
 
 if TYPE_CHECKING:
     from .analyze.people import People
+    from .reading.spelling import Spelling, TitleWords
 
 __all__ = [
     "BATCH",
@@ -41,6 +42,7 @@ __all__ = [
     "resolve_spec",
     "spec_for",
     "sync",
+    "window_history",
 ]
 
 
@@ -114,14 +116,18 @@ def classified(
     config: Config,
     profile_name: str | None = None,
     count_mode: str = "merged",
+    spelling: Spelling | None = None,
 ) -> tuple[list[tuple[PullRequest, Classification]], list[tuple[PullRequest, Classification]], Any]:
-    """The window's and the previous window's PRs with their classifications (stored too)."""
+    """The window's and the previous window's PRs with their classifications (stored too).
+    `spelling`: how the repository writes names, for areas a profile derives from paths."""
     from .classify import profile_for
 
     current = window_prs(store, repo, window.start, window.end, count_mode)
     previous_window = window.previous()
     previous = window_prs(store, repo, previous_window.start, previous_window.end, count_mode)
     profile = profile_for(repo, config, profile_name)
+    if spelling is not None:
+        profile.use_spelling(spelling)
     decided = profile.classify_all([*current, *previous])
     store.save_classifications(repo, zip(current, decided[: len(current)], strict=True))
     pairs = list(zip(current, decided[: len(current)], strict=True))
@@ -139,8 +145,9 @@ def build_digest_context(
 ) -> dict[str, Any]:
     from .analyze import build_context
 
+    spelling = title_spelling(store, repo, window)
     pairs, previous_pairs, profile = classified(
-        store, repo, window, config, profile_name, count_mode
+        store, repo, window, config, profile_name, count_mode, spelling
     )
     descriptions = {name: profile.area_description(name) for name in profile.area_names()}
     context = build_context(
@@ -150,14 +157,36 @@ def build_digest_context(
         previous_pairs,
         set(),
         area_descriptions=descriptions,
-        history=window_history(store, repo, window, [pr for pr, _ in pairs]),
+        history=window_history(store, repo, window, [pr for pr, _ in pairs], spelling),
     )
     return _with_count_mode(store, repo, window, context, count_mode)
 
 
-def window_history(store: Store, repo: str, window: Window, prs: list[PullRequest]) -> History:
-    """What the store knows from before the window, for the analysis (a few indexed
-    queries per window, none per PR)."""
+# The titles' words, read once per store and repository in a run (many windows, one read);
+# the fingerprint says when the store has changed under the cache.
+_TITLE_WORDS: dict[tuple[int, str], tuple[tuple[int, int, int], TitleWords]] = {}
+
+
+def title_spelling(store: Store, repo: str, window: Window) -> Spelling:
+    """How the repository's titles, up to the window's end, write words and names."""
+    from .reading.spelling import TitleWords
+    from .store.history import landed_titles, titles_fingerprint
+
+    fingerprint = titles_fingerprint(store, repo)
+    cached = _TITLE_WORDS.get((id(store), repo))
+    if cached is None or cached[0] != fingerprint:
+        if len(_TITLE_WORDS) >= 4:
+            _TITLE_WORDS.clear()
+        cached = (fingerprint, TitleWords(landed_titles(store, repo)))
+        _TITLE_WORDS[(id(store), repo)] = cached
+    return cached[1].spelling(before=to_iso(window.end))
+
+
+def window_history(
+    store: Store, repo: str, window: Window, prs: list[PullRequest], spelling: Spelling
+) -> History:
+    """What the store knows from outside the window that its analysis needs (a few
+    indexed queries per window, none per PR; the titles' spelling read once per run)."""
     from .store.paths import dirs_seen_before
 
     paths = [p for pr in prs for f in pr.files for p in (f.path, f.old_path) if p]
@@ -166,6 +195,7 @@ def window_history(store: Store, repo: str, window: Window, prs: list[PullReques
         known_dirs=frozenset(dirs_seen_before(store, repo, ancestor_dirs(paths), window.start)),
         first_landed=span[0] if span and span[0] < window.start else None,
         people=people_before(store, repo, prs, window.start),
+        spelling=spelling,
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from ..models import Classification, PullRequest, pr_url
 from ..timeutil import Window, to_iso
 from .components import history_order, new_components
+from .families import families, family_of, plan_sections
 from .history import History
 from .items import Item, build_item, inverse_document_frequency, title_terms
 from .notability import Notability, assess, news, ranked
@@ -35,14 +36,19 @@ def build_context(
 ) -> dict[str, Any]:
     """The digest context of one window. `items` are the records landed in the window
     (direct pushes included), `previous` those of the window before (for trends and as
-    the TF-IDF background), `history` what the store knows from before the window (new
-    components and first-time contributors need it; `known_authors`, the e-mails of window
-    authors seen before, stands for its people when it holds none)."""
+    the TF-IDF background), `history` what the store knows from outside the window (new
+    components and first-time contributors need it; without it, the spelling is learned
+    from the two windows' titles alone; `known_authors`, the e-mails of window authors
+    seen before, stands for its people when it holds none)."""
     descriptions = area_descriptions or {}
+    spelling = (
+        history.spelling
+        if history is not None
+        else Spelling.learned(pr.title for pr, _ in [*previous, *items])
+    )
     history = history or History()
     known = history.people
     people = known if known.seen or known.mailmap else People.from_emails(known_authors)
-    spelling = Spelling()  # the hand-kept acronyms, until the repository's own spelling
     ordered = sorted(items, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
     prs = [it for it in built if it.number is not None]
@@ -93,6 +99,9 @@ def build_context(
             continue
         pr_block[key] = _pr_dict(repo, it, theme_of.get(it.number or 0), notes[id(it)])
 
+    names = set(by_area)
+    for entry in areas:
+        entry["family"] = family_of(entry["name"], names)
     top = [a["name"] for a in areas[:4]]
     return {
         "schema": SCHEMA,
@@ -107,6 +116,8 @@ def build_context(
         "title": f"Analysis of Pull Requests for {repo} during {window.label}",
         "counts": count_block,
         "areas": areas,
+        "families": families(areas),
+        "sections": plan_sections(areas, count_block["prs"]),
         "prs": pr_block,
         "reverts": revert_rows,
         "relands": reland_rows,
@@ -179,7 +190,9 @@ def _area_dict(
             numbers.append(m.number)
     return {
         "name": area,
-        "family": area.split(":", 1)[0].strip() if ":" in area else None,
+        "family": None,  # set once every area of the window is known (families.py)
+        # the profile's catch-all (no rule placed these PRs): named by its paths in prose
+        "catch_all": all(m.cls.area_rule.endswith("/default") for m in members),
         "description": descriptions.get(area, ""),
         "count": len(members),
         "previous_count": previous_count,

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .people import People
+from .spelling import Spelling
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class History:
     """Facts from before the window. Each field has a default: a caller that knows
     nothing of the history still gets a digest (everyone is new, nothing is known).
@@ -22,11 +23,13 @@ class History:
     paths lie under; a callable answers for any directory.
     `first_landed`: the oldest landed PR before the window (None: no history at all).
     `people`: who the window's authors are across addresses, and who landed before.
+    `spelling`: how the repository's titles (up to the window's end) write words and names.
     """
 
     known_dirs: Callable[[str], bool] | frozenset[str] = frozenset()
     first_landed: datetime | None = None
     people: People = field(default_factory=People)
+    spelling: Spelling = field(default_factory=Spelling)
 
     def knows_dir(self, directory: str) -> bool:
         if callable(self.known_dirs):

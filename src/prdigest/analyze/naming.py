@@ -242,8 +242,7 @@ _GENERIC_DIRS = {
 
 
 def _pretty_dir(part: str, spelling: Spelling) -> str:
-    text = part.strip("_").replace("_", " ").replace("-", " ")
-    return "tests" if text.lower() == "test" else spelling.spell(text)
+    return "tests" if part.strip("_").lower() == "test" else spelling.phrase(part)
 
 
 def _directory_name(directory: str, spelling: Spelling) -> str:

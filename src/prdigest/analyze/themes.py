@@ -125,6 +125,7 @@ def _make_theme(
         members = sorted(members, key=lambda m: (m.number or 0, m.pr.sha or ""))
     phrase = common_phrase(members)
     name, ranked, (sentence, used, points) = _named(cand, members, ranked, phrase, area, spelling)
+    name = spelling.respell(name)
     cited: list[Item] = []
     for item in used + [m for m in ranked if m.claims] + ranked:
         if item not in cited and len(cited) < (2 if len(members) > 1 else 1):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..models import Classification, PullRequest
+from ..reading.spelling import Spelling
 from .rules import AreaRule, Decision, RuleEngine, to_classification
 
 NOT_USER_FACING = "not_user_facing"
@@ -75,6 +76,10 @@ class Profile:
 
     def area_rules(self) -> tuple[AreaRule, ...]:
         return self.engine.areas
+
+    def use_spelling(self, spelling: Spelling) -> None:
+        """How the repository writes names: a profile that names areas after its paths (the
+        generic one) spells them so; a profile's own area names are as written."""
 
     # -- classification ------------------------------------------------------------------
     def explain(self, pr: PullRequest) -> tuple[Decision, Decision]:

@@ -3,106 +3,49 @@
 Given the PRs to classify (the pipeline passes the window plus the previous one), it
 1. files CI, build, docs and test plumbing under fallback areas (Build/CI, Docs, Tests);
 2. makes every other top-level directory an area, and splits a directory into its
-   children when it is a container (`src/`, `backends/`, `packages/`, a package root
-   such as `torchao/`) or holds a large share of the PRs — repeatedly, up to depth 3;
-   children too small to stand alone stay in their parent's area;
-3. maps `test/<x>/…` and `benchmarks/<x>/…` onto the area of `<pkg>/<x>/…` when one
-   exists, so tests and benchmarks count for the component they exercise.
-Deterministic: the same PRs give the same areas.
+   children when it is a container (`src/`, `backends/`, `models/`, `packages/`) or
+   holds a large share of the PRs — repeatedly, up to 3 levels below the top or below a
+   package root; children too small to stand alone stay in their parent's area;
+3. never names an area after the package root (`src/<pkg>/`, `torchao/` in pytorch/ao):
+   its every subdirectory is an area, its busy top-level modules too (`tracking.py` →
+   Tracking), and its other top-level files are its Core;
+4. maps `test/<x>/…` and `benchmarks/<x>/…` onto the area of `<pkg>/<x>/…` when one
+   exists, so tests and benchmarks count for the component they exercise;
+5. spells names as the repository's titles write them (`qwen3_5` → Qwen3.5, `mx_formats`
+   → MX Formats: `use_spelling`, else learned from the PRs' own titles).
+Deterministic: the same PRs (and spelling) give the same areas.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
 from ..models import Classification, PullRequest
 from ..reading import normalize_tag
+from ..reading.spelling import Spelling, squash
 from .base import AreaKindModel, Profile
 from .globs import compile_globs
+from .layout import (
+    CONTAINERS,
+    FALLBACK_NAMES,
+    FALLBACKS,
+    MIRROR_DIRS,
+    ORIGIN,
+    TEST_DIRS,
+    fallback_rules,
+    is_plumbing,
+)
 from .rules import AreaRule, KindRule, RuleEngine
 
-ORIGIN = "generic"
-MAX_DEPTH = 3
+MAX_DEPTH = 3  # levels below the top, or below a package root
 SPLIT_SHARE = 0.15  # a directory touched by this share of PRs is split into its children
 MIN_CHILD_SHARE = 0.005
 MIN_CHILD_PRS = 3
 
-CI_DIRS = frozenset(
-    (
-        ".azure-pipelines .buildkite .ci .circleci .claude .devcontainer .github .gitlab "
-        ".husky .idea .vscode ci"
-    ).split()
-)
-BUILD_DIRS = frozenset(
-    (
-        "build cmake deps dist docker infra packaging requirements scripts shim shim_et "
-        "third-party third_party thirdparty tools vendor"
-    ).split()
-)
-DOC_DIRS = frozenset(("doc docs documentation notebooks site tutorial tutorials website").split())
-TEST_DIRS = frozenset(("__tests__ e2e spec specs test testing tests").split())
-MIRROR_DIRS = frozenset(("bench benchmark benchmarks test tests").split())
-CONTAINERS = frozenset(
-    (
-        "apps backends cmd components contrib crates examples experimental extension "
-        "extensions integrations internal lib libs modules packages pkg plugins prototype "
-        "providers services src"
-    ).split()
-)
-DOC_EXTENSIONS = (".md", ".rst", ".txt", ".adoc", ".ipynb")
-ACRONYMS = frozenset(
-    (
-        "ao aoti api apis awq ci cli cpp cpu cuda db dsp exir fp4 fp8 gguf gptq gpu hf hip "
-        "hqq http io ir jit js llm mlx mps mx mxfp8 nn npu nvfp4 nxp onnx pt2e qat qnn rocm "
-        "sam2 sdk sql tosa tpu ts ui vgf vm xnnpack xpu"
-    ).split()
-)
-SPECIAL_CASE = {
-    "moe": "MoE",
-    "ios": "iOS",
-    "macos": "macOS",
-    "pytorch": "PyTorch",
-    "executorch": "ExecuTorch",
-    "torchao": "torchao",
-    "csrc": "C++/CUDA sources",
-    "aoti": "AOTI",
-}
-
-FALLBACKS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
-    (
-        "Build/CI",
-        "CI workflows, build system, packaging and tooling",
-        ("ci", "build", "cmake", "lint", "release", "infra", "deps"),
-        tuple(f"{d}/**" for d in sorted(CI_DIRS | BUILD_DIRS))
-        + (
-            "**/CMakeLists.txt",
-            "**/*.cmake",
-            "**/*.bzl",
-            "**/BUCK",
-            "**/TARGETS",
-            "**/BUILD",
-            "**/BUILD.bazel",
-        ),
-    ),
-    (
-        "Docs",
-        "Documentation, READMEs and tutorials",
-        ("doc", "docs", "documentation", "readme"),
-        tuple(f"{d}/**" for d in sorted(DOC_DIRS))
-        + tuple(f"**/*{ext}" for ext in DOC_EXTENSIONS if ext != ".txt"),
-    ),
-    (
-        "Tests",
-        "Test suites and test utilities",
-        ("test", "tests", "testing"),
-        ("test/**", "tests/**", "spec/**", "**/test/**", "**/tests/**", "**/__tests__/**"),
-    ),
-)
-
-
-_FALLBACK_NAMES = tuple(name for name, *_ in FALLBACKS)
+# Directories whose conventional name says less than what they hold.
+CONVENTIONAL_NAMES = {"csrc": "C++/CUDA sources"}
+CORE = "Core"  # a package root's top-level files that no busy module of their own holds
 
 
 class GenericProfile(Profile):
@@ -117,7 +60,8 @@ class GenericProfile(Profile):
     ) -> None:
         self._user_areas = tuple(user_areas)
         self._kinds = tuple(kinds)
-        engine = RuleEngine(ORIGIN, self._user_areas + _fallback_rules(), self._kinds)
+        self._spelling: Spelling | None = None
+        engine = RuleEngine(ORIGIN, self._user_areas + fallback_rules(), self._kinds)
         super().__init__(
             ORIGIN,
             engine,
@@ -128,33 +72,43 @@ class GenericProfile(Profile):
             model_path=model_path,
         )
 
+    def use_spelling(self, spelling: Spelling) -> None:
+        self._spelling = spelling
+
     def engine_for(self, prs: Sequence[PullRequest]) -> RuleEngine:
-        derived = derive_areas(prs)
+        derived = derive_areas(prs, self._spelling)
         self.engine = RuleEngine(
-            ORIGIN, self._user_areas + tuple(derived) + _fallback_rules(), self._kinds
+            ORIGIN, self._user_areas + tuple(derived) + fallback_rules(), self._kinds
         )
-        self._profile_areas = tuple(rule.name for rule in derived) + _FALLBACK_NAMES
+        self._profile_areas = tuple(rule.name for rule in derived) + FALLBACK_NAMES
         return self.engine
 
     def classify_all(self, prs: Sequence[PullRequest]) -> list[Classification]:
         results = super().classify_all(prs)
         # Display order: busiest area first (ties by name), the fallbacks last.
         counts = Counter(result.area for result in results)
-        derived = [name for name in self._profile_areas if name not in _FALLBACK_NAMES]
+        derived = [name for name in self._profile_areas if name not in FALLBACK_NAMES]
         ranked = sorted(dict.fromkeys(derived), key=lambda name: (-counts[name], name))
-        self._profile_areas = tuple(ranked) + _FALLBACK_NAMES
+        self._profile_areas = tuple(ranked) + FALLBACK_NAMES
         return results
 
 
-def derive_areas(prs: Sequence[PullRequest]) -> list[AreaRule]:
-    """Area rules (deepest keys first, so first-match finds the most specific) for these PRs."""
+def derive_areas(prs: Sequence[PullRequest], spelling: Spelling | None = None) -> list[AreaRule]:
+    """Area rules (deepest keys first, so first-match finds the most specific) for these
+    PRs, named with `spelling` (default: learned from the PRs' own titles)."""
+    spelling = spelling or Spelling.learned(pr.title for pr in prs)
     touches = _touches(prs)
     total = max(1, len(prs))
-    package_roots = _package_roots(touches, total)
+    repo = prs[0].repo if prs else ""
+    package_roots = _package_roots(touches, total, repo)
     keys = _choose_keys(touches, total, package_roots)
     stripped = {key: _strip_root(key, package_roots) for key in keys}
+    named = dict(stripped)
+    for key in keys:
+        if any(other[:-1] == key for other in keys):
+            named[key] = key[-1:]  # `examples/models/` beside `Models: Llama`: the family's own
     mirror_roots = sorted(d for d in MIRROR_DIRS if (d,) in touches)
-    names = _names(keys, stripped)
+    names = _names(keys, named, spelling)
     leaf_counts = Counter(key[-1] for key in keys)
     rules = []
     for key in sorted(keys, key=lambda k: (-len(k), k)):
@@ -166,17 +120,64 @@ def derive_areas(prs: Sequence[PullRequest]) -> list[AreaRule]:
                 f"{root}/test_{stripped[key][-1]}*" for root in mirror_roots
             ]
         tags = [normalize_tag(key[-1])] if leaf_counts[key[-1]] == 1 and len(key[-1]) >= 3 else []
-        rules.append(
-            AreaRule(
-                name=names[key],
-                origin=ORIGIN,
-                description=f"Changes under {path}/",
-                title_tags=frozenset(tag for tag in tags if tag not in _RESERVED_TAGS),
-                paths=compile_globs(globs),
-                path_globs=tuple(globs),
-            )
-        )
+        rules.append(_rule(names[key], f"Changes under {path}/", globs, tags))
+    rules += _root_file_rules(prs, package_roots, total, mirror_roots, spelling)
     return _merge_same_names(rules)
+
+
+def _rule(name: str, description: str, globs: list[str], tags: list[str]) -> AreaRule:
+    return AreaRule(
+        name=name,
+        origin=ORIGIN,
+        description=description,
+        title_tags=frozenset(tag for tag in tags if tag not in _RESERVED_TAGS),
+        paths=compile_globs(globs),
+        path_globs=tuple(globs),
+    )
+
+
+def _root_file_rules(
+    prs: Sequence[PullRequest],
+    roots: set[tuple[str, ...]],
+    total: int,
+    mirror_roots: list[str],
+    spelling: Spelling,
+) -> list[AreaRule]:
+    """A package root's own files: a module touched by enough PRs is an area by its stem
+    (`src/accelerate/tracking.py` → Tracking), the others are the package's Core. Last
+    in the list: every subdirectory's rule comes first."""
+    stems: Counter[tuple[tuple[str, ...], str]] = Counter()
+    for pr in prs:
+        seen = set()
+        for change in pr.files:
+            parts = tuple(change.path.split("/"))
+            if parts[:-1] in roots:
+                seen.add((parts[:-1], parts[-1]))
+        stems.update(seen)
+    busy: dict[tuple[str, ...], list[str]] = {}
+    rest: set[tuple[str, ...]] = set()
+    for (root, filename), n in sorted(stems.items()):
+        stem = filename.split(".", 1)[0]
+        if (
+            n >= max(MIN_CHILD_PRS, MIN_CHILD_SHARE * total)
+            and stem.strip("_")
+            and not stem.startswith("__")
+            and not is_plumbing(stem)
+            and squash(stem) != squash(root[-1])  # `src/foo/foo.py` is no area named foo
+        ):
+            busy.setdefault(root, []).append(filename)
+        else:
+            rest.add(root)
+    rules = []
+    for root in sorted(roots):
+        path = "/".join(root)
+        for filename in busy.get(root, []):
+            stem = filename.split(".", 1)[0]
+            globs = [f"{path}/{filename}"] + [f"{m}/test_{stem.strip('_')}*" for m in mirror_roots]
+            rules.append(_rule(spelling.name(stem), f"{path}/{filename}", globs, [stem]))
+        if root in rest:
+            rules.append(_rule(CORE, f"The top-level files of {path}/", [f"{path}/*"], []))
+    return rules
 
 
 _RESERVED_TAGS = frozenset(
@@ -191,33 +192,31 @@ def _touches(prs: Sequence[PullRequest]) -> Counter[tuple[str, ...]]:
         seen: set[tuple[str, ...]] = set()
         for change in pr.files:
             parts = change.path.split("/")[:-1]  # directories only
-            for depth in range(1, min(len(parts), MAX_DEPTH + 1) + 1):
+            for depth in range(1, min(len(parts), MAX_DEPTH + 2) + 1):
                 seen.add(tuple(parts[:depth]))
         counts.update(seen)
     return counts
 
 
-def _is_plumbing(name: str) -> bool:
-    return (
-        name in CI_DIRS
-        or name in BUILD_DIRS
-        or name in DOC_DIRS
-        or name in TEST_DIRS
-        or name.startswith(".")
-    )
-
-
-def _package_roots(touches: Counter[tuple[str, ...]], total: int) -> set[tuple[str, ...]]:
-    """`src/<pkg>` and top-level directories that hold most of the code (e.g. `torchao/`)."""
+def _package_roots(
+    touches: Counter[tuple[str, ...]], total: int, repo: str = ""
+) -> set[tuple[str, ...]]:
+    """`src/<pkg>`, a top-level directory named like the repository (`torchao/` in
+    pytorch/ao), and one that holds most of the code (most PRs, three subdirectories)."""
     roots: set[tuple[str, ...]] = {key for key in touches if len(key) == 2 and key[0] == "src"}
+    own = squash(repo.rsplit("/", 1)[-1])
     tops = [
         key
         for key in touches
-        if len(key) == 1 and not _is_plumbing(key[0]) and key[0] not in MIRROR_DIRS
+        if len(key) == 1 and not is_plumbing(key[0]) and key[0] not in MIRROR_DIRS
     ]
     for key in tops:
+        squashed = squash(key[0])
+        named = bool(own) and len(squashed) >= 2 and (own in squashed or squashed in own)
         children = [k for k in touches if len(k) == 2 and k[0] == key[0]]
-        if touches[key] >= 0.3 * total and len(children) >= 3 and key[0] not in CONTAINERS:
+        if key[0] not in CONTAINERS and (
+            named or (touches[key] >= 0.3 * total and len(children) >= 3)
+        ):
             roots.add(key)
     return roots
 
@@ -233,7 +232,7 @@ def _choose_keys(
     pending: list[tuple[str, ...]] = [
         key
         for key in touches
-        if len(key) == 1 and not _is_plumbing(key[0]) and key[0] not in TEST_DIRS
+        if len(key) == 1 and not is_plumbing(key[0]) and key[0] not in TEST_DIRS
     ]
     while pending:
         key = pending.pop()
@@ -241,17 +240,19 @@ def _choose_keys(
         big = [
             k
             for k in children
-            if touches[k] >= max(MIN_CHILD_PRS, MIN_CHILD_SHARE * total) and not _is_plumbing(k[-1])
+            if touches[k] >= max(MIN_CHILD_PRS, MIN_CHILD_SHARE * total) and not is_plumbing(k[-1])
         ]
+        if key in roots:  # never an area itself: all its subdirectories are
+            pending.extend(k for k in children if not k[-1].startswith((".", "__")))
+            continue
         # Size alone splits only top-level directories and those right below a package root:
         # `backends/arm` stays one area however busy it is, `torchao/quantization` splits.
         sized = len(key) == 1 or key[:-1] in roots
         split = (
-            len(key) < MAX_DEPTH
+            len(_strip_root(key, roots) or key) < MAX_DEPTH
             and big
             and (
-                key in roots
-                or key[-1] in CONTAINERS
+                key[-1] in CONTAINERS
                 or (len(key) == 1 and key[0] == "src")
                 or (sized and touches[key] >= SPLIT_SHARE * total and len(big) >= 2)
             )
@@ -273,27 +274,28 @@ def _strip_root(key: tuple[str, ...], roots: set[tuple[str, ...]]) -> tuple[str,
 
 
 def _names(
-    keys: list[tuple[str, ...]], stripped: dict[tuple[str, ...], tuple[str, ...]]
+    keys: list[tuple[str, ...]],
+    stripped: dict[tuple[str, ...], tuple[str, ...]],
+    spelling: Spelling,
 ) -> dict[tuple[str, ...], str]:
+    """The last two levels below the top or the package root, spelled as the titles write
+    them: `backends/arm` → Backends: Arm, `src/pkg/models/qwen3_vl` → Models: Qwen3-VL."""
     names = {}
     for key in keys:
         parts = stripped[key] or key[-1:]
         if parts and parts[0] == "src" and len(parts) > 1:
             parts = parts[1:]
-        words = [_pretty(part) for part in parts[-2:]]
+        words = [_pretty(part, spelling) for part in parts[-2:]]
         names[key] = ": ".join(words) if len(words) == 2 else words[0]
     return names
 
 
-def _pretty(part: str) -> str:
+def _pretty(part: str, spelling: Spelling) -> str:
+    if part in CONVENTIONAL_NAMES:
+        return CONVENTIONAL_NAMES[part]
     if any(c.isupper() for c in part):
-        return part
-    words = [w for w in re.split(r"[_\-\s.]+", part) if w]
-    pretty = (
-        SPECIAL_CASE.get(w) or (w.upper() if w in ACRONYMS else w[:1].upper() + w[1:])
-        for w in words
-    )
-    return " ".join(pretty) or part
+        return part  # the directory's own capitals: already a spelling
+    return spelling.name(part)
 
 
 def _merge_same_names(rules: list[AreaRule]) -> list[AreaRule]:
@@ -318,27 +320,3 @@ def _merge_same_names(rules: list[AreaRule]) -> list[AreaRule]:
             merged[rule.name] = rule
             order.append(rule.name)
     return [merged[name] for name in order]
-
-
-def _fallback_rules() -> tuple[AreaRule, ...]:
-    return tuple(
-        AreaRule(
-            name=name,
-            origin=ORIGIN,
-            description=description,
-            title_tags=frozenset(normalize_tag(t) for t in tags),
-            paths=compile_globs(globs),
-            path_globs=globs,
-            fallback=True,
-        )
-        for name, description, tags, globs in FALLBACKS
-    ) + (
-        AreaRule(
-            name="Build/CI",
-            origin=ORIGIN,
-            description="Repository configuration at the top level",
-            paths=compile_globs(["*"]),
-            path_globs=("*",),
-            fallback=True,
-        ),
-    )

@@ -263,20 +263,22 @@ def explain_command(
         model = _trained(profile)
     lines: list[str] = []
     for pr in prs:
-        lines += explain_lines(pr, profile, model, _week_of(app, pr))
+        lines += explain_lines(pr, profile, model, _week_of(app, pr, profile))
     emit("\n".join(lines) + "\n", None)
 
 
-def _week_of(app: AppContext, pr: PullRequest) -> list[PullRequest]:
+def _week_of(app: AppContext, pr: PullRequest, profile: Profile) -> list[PullRequest]:
     """The PRs a digest classifies with this one: its ISO week and the week before (the
-    generic profile derives its areas from them)."""
+    generic profile derives its areas from them, spelled as the digest spells them)."""
     if pr.merged_at is None:
         return [pr]
     from datetime import timedelta
 
+    from ..pipeline import title_spelling
     from ..timeutil import last_complete_week
 
     week = last_complete_week(pr.merged_at + timedelta(days=7))
+    profile.use_spelling(title_spelling(app.existing_store, pr.repo, week))
     batch = app.existing_store.merged_between(pr.repo, week.previous().start, week.end)
     return batch if any(other.sha == pr.sha for other in batch) else [*batch, pr]
 

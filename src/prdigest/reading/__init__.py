@@ -2,13 +2,14 @@
 
 `titles` (tags, prefixes, conventional types, cleaned text), `wrappers` (revert and
 reland wrappers), `parts` (part markers and series keys), `reverts` (which earlier PR a
-revert or reland undoes or redoes), `stacks` (ghstack stacks), `patterns` (the shared
-pieces). Pure: imports only the models.
+revert or reland undoes or redoes), `stacks` (ghstack stacks), `spelling` (how the
+titles write words and names), `patterns` (the shared pieces). Pure: imports only the models.
 """
 
 from .parts import series_key, series_stem, strip_part_markers
 from .patterns import comparable, normalize_tag
 from .reverts import Pairing, kind_of, pair_all, quoted_title
+from .spelling import Spelling, TitleWords
 from .stacks import Groups, stack_groups, stack_numbers
 from .titles import CleanTitle, TitleInfo, clean_title, parse_title, strip_noise
 from .wrappers import is_reland, is_revert, reland_rest, revert_rest, undoes_a_revert
@@ -17,7 +18,9 @@ __all__ = [
     "CleanTitle",
     "Groups",
     "Pairing",
+    "Spelling",
     "TitleInfo",
+    "TitleWords",
     "clean_title",
     "comparable",
     "is_reland",

@@ -305,16 +305,24 @@ def _public(bullet: dict[str, Any]) -> dict[str, Any]:
 
 
 def module_order(modules: dict[str, list[Any]]) -> list[str]:
-    """PyTorch's module order where known, then by number of bullets, catch-alls last."""
-    known = {normalize_name(name): i for i, name in enumerate(PYTORCH_MODULES)}
+    """PyTorch's module order where known, then by number of bullets, catch-alls last; a
+    family's modules (`Backends: Arm`, `Backends: NXP`) stay together, as in the digests."""
+    from ..analyze.families import family_of
 
-    def key(name: str) -> tuple[int, int, int, str]:
+    known = {normalize_name(name): i for i, name in enumerate(PYTORCH_MODULES)}
+    family = {name: family_of(name, set(modules)) or name for name in modules}
+    size: dict[str, int] = {}
+    for name, bullets in modules.items():
+        size[family[name]] = size.get(family[name], 0) + len(bullets)
+
+    def key(name: str) -> tuple[int, int, int, str, int, str]:
         norm = normalize_name(name)
         if norm in _LAST_MODULES:
-            return (2, 0, 0, norm)
+            return (2, 0, 0, "", 0, norm)
         if norm in known:
-            return (0, known[norm], 0, norm)
-        return (1, 0, -len(modules[name]), norm)
+            return (0, known[norm], 0, "", 0, norm)
+        group = family[name]
+        return (1, 0, -size[group], normalize_name(group), -len(modules[name]), norm)
 
     return sorted(modules, key=key)
 

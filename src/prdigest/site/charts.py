@@ -32,6 +32,10 @@ class WeekPoint:
     contributors: int = 0
     direct_pushes: int = 0
 
+    def count(self, members: Iterable[str]) -> int:
+        """PRs of these areas this week (one area, or a family's members)."""
+        return sum(self.areas.get(name, 0) for name in members)
+
 
 @dataclass(frozen=True)
 class Chart:
@@ -102,6 +106,33 @@ def top_areas(series: list[WeekPoint], limit: int = MAX_AREA_CHARTS) -> list[str
     return [name for name, count in ranked[:limit] if count > 0]
 
 
+def chart_rows(series: list[WeekPoint]) -> list[tuple[str, tuple[str, ...]]]:
+    """What the area charts show, as (label, areas counted): the busiest areas, grouped by
+    family as the digests group them; a family with two or more of them charted gets a
+    chart of all its areas first (`Backends (all areas)`)."""
+    from ..analyze.families import family_of
+
+    chosen = top_areas(series)
+    names = {name for point in series for name in point.areas}
+    family = {name: family_of(name, names) for name in names}
+    rows: list[tuple[str, tuple[str, ...]]] = []
+    done: set[str] = set()
+    for name in chosen:
+        group = family[name]
+        if group is None:
+            rows.append((name, (name,)))
+            continue
+        if group in done:
+            continue
+        done.add(group)
+        members = [m for m in chosen if family[m] == group]
+        if len(members) >= 2:
+            everyone = tuple(sorted(n for n in names if family[n] == group))
+            rows.append((f"{group} (all areas)", everyone))
+        rows += [(m, (m,)) for m in members]
+    return rows
+
+
 def repo_charts(repo: str, series: list[WeekPoint]) -> list[Chart]:
     if not series:
         return []
@@ -126,9 +157,11 @@ def repo_charts(repo: str, series: list[WeekPoint]) -> list[Chart]:
             summable=False,  # the same person in two weeks is one contributor, not two
         ),
     ]
-    for i, area in enumerate(top_areas(series), start=1):
-        values = [(p.start, p.areas.get(area, 0)) for p in series]
-        charts.append(bar_chart(f"chart-area-{i}", f"{area}: PRs per week", values, f"{area} PRs"))
+    for i, (label, members) in enumerate(chart_rows(series), start=1):
+        values = [(p.start, p.count(members)) for p in series]
+        charts.append(
+            bar_chart(f"chart-area-{i}", f"{label}: PRs per week", values, f"{label} PRs")
+        )
     return charts
 
 

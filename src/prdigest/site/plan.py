@@ -18,7 +18,7 @@ from jinja2 import TemplateError as JinjaTemplateError
 
 from ..errors import TemplateError
 from ..models import Report
-from .charts import WeekPoint, repo_charts, top_areas, weekly_series
+from .charts import WeekPoint, chart_rows, repo_charts, weekly_series
 from .entries import Entry, build_entries, published_reports, repo_slug
 from .feed import atom_feed
 from .news import RepoNews, latest_news
@@ -145,7 +145,7 @@ def plan_site(
                 repo=repo,
                 series=repo.series,
                 charts=repo_charts(repo.name, repo.series),
-                areas=top_areas(repo.series),
+                areas=chart_rows(repo.series),
             )
         )
     pages.append(Page("feed.xml", atom_feed(entries, settings)))

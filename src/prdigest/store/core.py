@@ -27,6 +27,7 @@ class StoreCore:
                 f"not a usable database: {exc}", "point --db at a prdigest database or a new path"
             ) from exc
         self._in_transaction = False
+        self.generation = 0  # bumped by every write of PRs: what caches of them compare
 
     def close(self) -> None:
         self.conn.close()

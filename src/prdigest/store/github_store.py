@@ -130,6 +130,7 @@ def upsert_github_prs(store: Store, repo: str, prs: Sequence[PullRequest]) -> Up
                 counts.updated += 1
             else:
                 counts.inserted += 1
+    store.generation += 1
     return counts
 
 

@@ -51,3 +51,27 @@ def landed_history(store: Store, repo: str, profile: str) -> list[Landed]:
         )
         for sha, merged, number, title, email, name, login, area in rows
     ]
+
+
+def landed_titles(store: Store, repo: str) -> list[tuple[str, str]]:
+    """(landed at, as stored: ISO 8601 UTC; title) of every landed commit of `repo`, oldest
+    first: what the repository's spelling is learned from."""
+    rows = store.conn.execute(
+        "SELECT p.merged_at, p.title FROM pull_requests p JOIN repositories r ON r.id = p.repo_id"
+        " WHERE r.name = ? AND p.merged_at IS NOT NULL ORDER BY p.merged_at, p.id",
+        (repo,),
+    ).fetchall()
+    return [(str(merged), title or "") for merged, title in rows]
+
+
+def titles_fingerprint(store: Store, repo: str) -> tuple[int, int, int]:
+    """Changes whenever `landed_titles` would, cheaply (index-only): a landed commit added,
+    or any PR written through this store (`Store.generation`). A title another process
+    rewrites in place is not seen: a cache keyed on this lives for one run."""
+    row = store.conn.execute(
+        "SELECT COUNT(*), COALESCE(MAX(p.id), 0)"
+        " FROM pull_requests p JOIN repositories r ON r.id = p.repo_id"
+        " WHERE r.name = ? AND p.merged_at IS NOT NULL",
+        (repo,),
+    ).fetchone()
+    return int(row[0]), int(row[1]), store.generation

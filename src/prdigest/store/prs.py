@@ -24,6 +24,7 @@ class PullRequestTables(StoreCore):
         writer = PullRequestWriter(self, repo)
         with self.transaction():
             writer.write(prs)
+        self.generation += 1
         return writer.counts
 
     def has_github_records(self, repo: str) -> bool:

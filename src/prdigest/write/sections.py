@@ -1,0 +1,368 @@
+"""The digest's sections, as the analysis planned them (`context["sections"]`): an area's
+section (its themes, cited within the citation budget), a family's (one line per member
+area) and Other Areas (one line per small area or family, each saying what changed).
+
+Every `[PR#N](…)` goes through the `Ledger`; past the citation budget a line still says
+what changed, in the words of its theme, without a link.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from ..analyze.english import plural, sentence_case
+from ..analyze.families import MIN_SECTION, member_name, plan_sections
+from ..render.markdown import code, inline, plain, table_cell
+from .digest_blocks import Ledger, more_prs, theme_label
+from .news import component_bullets
+
+__all__ = ["MIN_SECTION", "citation_budget", "sections"]
+
+_KIND_LABELS = {
+    "bc_breaking": "BC-breaking",
+    "deprecation": "deprecations",
+    "new_features": "new features",
+    "improvements": "improvements",
+    "bug_fixes": "bug fixes",
+    "performance": "performance",
+    "docs": "docs",
+    "devs": "developer-facing",
+    "not_user_facing": "internal",
+}
+_KIND_SINGULAR = {
+    "deprecation": "deprecation",
+    "new_features": "new feature",
+    "improvements": "improvement",
+    "bug_fixes": "bug fix",
+    "docs": "docs change",
+}
+_LINE_CITES = 2  # PRs a member's line cites, within the budget
+
+
+def citation_budget(prs: int) -> int:
+    """About how many PR links the area sections of a digest of `prs` PRs carry (the
+    references: 20–35 of 400–560; a 100-PR week gets 16); past it, a section still opens
+    with its first theme, cited once."""
+    return min(30, 8 + prs // 12)
+
+
+def sections(
+    context: dict[str, Any], ledger: Ledger
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """The numbered sections and the Summary Table's rows."""
+    areas = {a["name"]: a for a in context["areas"]}
+    plan = context.get("sections") or plan_sections(context["areas"], context["counts"]["prs"])
+    has_previous = bool(context["counts"]["previous_prs"])
+    budget = citation_budget(context["counts"]["prs"])
+    out: list[dict[str, Any]] = []
+    table: list[dict[str, str]] = []
+    for entry in plan:
+        members = [areas[name] for name in entry["areas"]]
+        index = len(out) + 1
+        # A section names the components its areas created first, told beside the
+        # budget like a figure; Other Areas names those of its small areas last.
+        told = ledger.citations
+        news = component_bullets(context, ledger, entry["areas"])
+        budget += ledger.citations - told
+        if entry["kind"] == "area":
+            section = _area_section(members[0], index, has_previous, ledger, budget)
+            table.append(_table_row(members[0], ledger))
+        elif entry["kind"] == "family":
+            section = _family_section(entry, members, index, has_previous, ledger, budget)
+            table.append(_family_row(entry, members, ledger))
+        else:
+            section = _other_section(entry, members, index, ledger, budget)
+            table.append(_other_row(members, ledger))
+            section["bullets"] += news
+            news = []
+        section["bullets"][:0] = news
+        out.append(section)
+    return out, table
+
+
+def _area_section(
+    area: dict[str, Any], index: int, has_previous: bool, ledger: Ledger, budget: int
+) -> dict[str, Any]:
+    bullets = []
+    skipped = 0
+    for position, theme in enumerate(area["themes"]):
+        # Themes while the digest stays selective, and any theme with a stated figure
+        # (impact is what readers look for); past the budget, a section still opens
+        # with its first theme, cited once.
+        if theme["figures"] or ledger.citations + len(theme["prs"]) <= budget:
+            bullets.append(_theme_bullet(theme, ledger))
+        elif position == 0:
+            bullets.append(_lead_bullet(theme, ledger))
+        else:
+            skipped += len(theme["members"])
+    also = _also_bullet(area, skipped)
+    if also:
+        bullets.append({"text": also, "sub": []})
+    label = _label(area, ledger)
+    return {
+        "index": index,
+        "heading": plain(area["name"]) if label == area["name"] else inline(label),
+        "intro": _intro(area, has_previous),
+        "bullets": bullets,
+    }
+
+
+def _family_section(
+    entry: dict[str, Any],
+    members: list[dict[str, Any]],
+    index: int,
+    has_previous: bool,
+    ledger: Ledger,
+    budget: int,
+) -> dict[str, Any]:
+    """A family's members that have no section of their own, one line each (the
+    references' "Hardware Backends" holding ROCm, MPS, XPU, CUDA)."""
+    kinds: dict[str, int] = {}
+    for area in members:
+        for kind, n in area["kinds"].items():
+            kinds[kind] = kinds.get(kind, 0) + n
+    summary = {
+        "count": entry["count"],
+        "previous_count": entry["previous_count"],
+        "kinds": dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+    }
+    across = f" across {len(members)} areas"
+    bullets = [
+        {
+            "text": _member_line(a, member_name(a["name"], entry["family"]), ledger, budget),
+            "sub": [],
+        }
+        for a in members
+    ]
+    return {
+        "index": index,
+        "heading": plain(entry["heading"]),
+        "intro": _intro(summary, has_previous, across),
+        "bullets": bullets,
+    }
+
+
+def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) -> str:
+    """`**NXP** (3 PRs): what its strongest theme says (cited while the budget lasts).`"""
+    name = inline(label) if "`" in label else plain(label)  # a name, not code (`FlatTensor`)
+    text = f"**{name}** ({plural(area['count'], 'PR')}): "
+    if not area["themes"]:  # no theme: every PR a revert or reland, or a context without them
+        if area["rest"]["reverts"] >= area["count"]:
+            return text + "reverts and relands only (see below)."
+        first = next((ledger.prs[str(n)] for n in area["prs"] if ledger.has(n)), None)
+        return text + (inline(first["clean_title"].rstrip(".")) + "." if first else "no details.")
+    theme = area["themes"][0]
+    figures = [f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])][:1]
+    figure_prs = {f["pr"] for f in figures}
+    text += inline(_unrepeated(theme["sentence"].rstrip("."), label))
+    if ledger.citations < budget or figures:
+        cited = [n for n in theme["prs"] if ledger.has(n) and n not in figure_prs]
+        room = max(0, _LINE_CITES - len(figures))
+        if cited[:room]:
+            text += f" ({ledger.cite_all(cited[:room])})"
+    for fig in figures:
+        text += f", reporting {ledger.quote(fig['text'], fig['pr'])}"
+    return text + "."
+
+
+def _label(area: dict[str, Any], ledger: Ledger) -> str:
+    """The area's name, except for the profile's catch-all (`Other`, where no rule placed
+    its PRs): that is named by the directories its PRs change most, which say more."""
+    if not area.get("catch_all"):
+        return area["name"]
+    tops = Counter(
+        ledger.prs[str(n)]["top_paths"][0]
+        for n in area["prs"]
+        if ledger.has(n) and ledger.prs[str(n)]["top_paths"]
+    )
+    paths = [path or "/" for path, _ in sorted(tops.items(), key=lambda kv: (-kv[1], kv[0]))[:2]]
+    return ", ".join(f"`{path}`" for path in paths) if paths else "Unplaced"
+
+
+def _unrepeated(sentence: str, label: str) -> str:
+    """The sentence without the line's name at its start: `**Android** (2 PRs): Android
+    build uses …` says Android once."""
+    match = re.match(rf"(?i){re.escape(label)}(?![\w-])[\s:,;\-–—]*", sentence)
+    rest = sentence[match.end() :] if match else ""
+    return sentence_case(rest) if rest and rest[:1].isalnum() else sentence
+
+
+def _other_section(
+    entry: dict[str, Any], members: list[dict[str, Any]], index: int, ledger: Ledger, budget: int
+) -> dict[str, Any]:
+    """The short tail: one line per small area, or per family (its members beneath), each
+    saying what changed."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for area in members:
+        groups.setdefault(area["family"] or f"\0{area['name']}", []).append(area)
+    ordered = sorted(
+        groups.values(), key=lambda g: (-sum(a["count"] for a in g), list(groups.values()).index(g))
+    )
+    bullets: list[dict[str, Any]] = []
+    for group in ordered:
+        if len(group) == 1:
+            line = _member_line(group[0], _label(group[0], ledger), ledger, budget)
+            bullets.append({"text": line, "sub": []})
+            continue
+        family = group[0]["family"]
+        names = [member_name(a["name"], family) for a in group]
+        total = sum(a["count"] for a in group)
+        bullets.append(
+            {
+                "text": f"**{plain(family)}** ({plural(total, 'PR')} across {plain(', '.join(names))}):",
+                "sub": [_member_line(a, names[i], ledger, budget) for i, a in enumerate(group)],
+            }
+        )
+    intro = plain(f"{plural(entry['count'], 'PR')} across {plural(len(members), 'smaller area')}")
+    return {"index": index, "heading": plain(entry["heading"]), "intro": intro, "bullets": bullets}
+
+
+def _intro(area: dict[str, Any], has_previous: bool, across: str = "") -> str:
+    count, before = area["count"], area["previous_count"]
+    if not has_previous:  # no data for the week before: say nothing about movement
+        movement = ""
+    elif before == 0:
+        movement = "none the week before"
+    elif count == before:
+        movement = "as many as the week before"
+    else:
+        movement = f"{'up' if count > before else 'down'} from {before} the week before"
+    kinds = [_kind_count(kind, n) for kind, n in list(area["kinds"].items())[:3]]
+    text = f"{plural(count, 'PR')}{across}" + (f", {movement}" if movement else "")
+    return plain(text + (" · " + ", ".join(kinds) if kinds else ""))
+
+
+def _kind_count(kind: str, n: int) -> str:
+    label = _KIND_LABELS.get(kind, kind.replace("_", " "))
+    if n == 1:
+        label = _KIND_SINGULAR.get(kind, label)
+    return f"{n} {label}"
+
+
+def _theme_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    if theme.get("points"):
+        return _points_bullet(theme, ledger)
+    return _sentence_bullet(theme, ledger)
+
+
+def _points_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    """A theme of distinct changes: one sub-bullet each, cited beside its own words."""
+    figures = {f["pr"]: f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])}
+    subs = []
+    points = [p for p in theme["points"] if ledger.has(p["pr"])]
+    for point in points:
+        text = inline(point["text"].rstrip("."))
+        figure = figures.pop(point["pr"], None)
+        if figure is not None:
+            text += f", reporting {ledger.quote(figure['text'], figure['pr'])}"
+        else:
+            text += f" ({ledger.cite(point['pr'])})"
+        subs.append(text + ".")
+    for figure in figures.values():  # a figure of a cited PR that is no point of its own
+        subs.append(f"{ledger.quote(figure['text'], figure['pr'])}.")
+    total = len(theme["members"])
+    lead = f"{plural(total, 'PR')}, among them:" if total > len(points) else ""
+    return {"text": f"{theme_label(theme)}{lead}".rstrip(), "sub": subs}
+
+
+def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    figures = [f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])]
+    figure_prs = {f["pr"] for f in figures}
+    sentence = theme["sentence"].rstrip(".")
+    cites = ledger.cite_all([n for n in theme["prs"] if n not in figure_prs])
+    text = f"{theme_label(theme)}{inline(sentence)}"
+    if cites:
+        text += f" ({cites})"
+    for i, fig in enumerate(figures):
+        text += f"{', reporting' if i == 0 else ' and'} {ledger.quote(fig['text'], fig['pr'])}"
+    more = theme["more"]
+    if more > 0:
+        text += f", plus {more_prs(more, theme)}"
+    return {"text": text + ".", "sub": []}
+
+
+def _lead_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    """A theme in one sentence with one citation: its first point, or its sentence and lead PR."""
+    points = [p for p in theme.get("points") or () if ledger.has(p["pr"])]
+    if points:
+        sentence, lead = points[0]["text"], points[0]["pr"]
+    else:
+        sentence = theme["sentence"]
+        lead = next((n for n in theme["prs"] if ledger.has(n)), None)
+    text = f"{theme_label(theme)}{inline(sentence.rstrip('.'))}"
+    if lead is not None:
+        text += f" ({ledger.cite(lead)})"
+    others = len(theme["members"]) - 1
+    if others > 0:
+        text += f", plus {more_prs(others, theme)}"
+    return {"text": text + ".", "sub": []}
+
+
+def _also_bullet(area: dict[str, Any], skipped: int = 0) -> str:
+    rest = area["rest"]
+    count = rest["count"] + skipped
+    if count <= 0:
+        return ""
+    text = f"**Also:** {plural(count, 'more PR')}"
+    paths = [f"{code(path)} ({n})" for path, n in rest["top_paths"] if n >= 2][:2]
+    if paths:
+        text += ", mostly under " + " and ".join(paths)
+    if rest["reverts"]:
+        text += f", including {plural(rest['reverts'], 'revert or reland', 'reverts and relands')} (see below)"
+    return text + "."
+
+
+def _key_pr(area: dict[str, Any], ledger: Ledger) -> str:
+    """The section's strongest theme PR by the analysis' evidence score, as `#N` (the
+    references' table style; the prose above carries the links)."""
+    cited = [n for theme in area["themes"] for n in theme["prs"] if ledger.has(n)]
+    if not cited:
+        return "—"
+    best = max(cited, key=lambda n: (ledger.prs[str(n)]["score"], -cited.index(n)))
+    return f"#{best}"
+
+
+def _table_row(area: dict[str, Any], ledger: Ledger) -> dict[str, str]:
+    category, _, component = area["name"].partition(":")
+    if not component.strip() and area.get("top_paths"):
+        component = ", ".join(code(path) for path, _ in area["top_paths"][:2])
+    focus = ", ".join(inline(t["topic"]) for t in area["themes"][:3] if t["topic"]) or "—"
+    return {
+        "category": table_cell(f"**{plain(category.strip())}**"),
+        "component": table_cell(
+            component.strip() if "`" in component else plain(component.strip() or category.strip())
+        ),
+        "focus": table_cell(focus),
+        "key": _key_pr(area, ledger),
+    }
+
+
+def _other_row(areas: list[dict[str, Any]], ledger: Ledger) -> dict[str, str]:
+    names = [_label(a, ledger) for a in areas[:3]] + (["…"] if len(areas) > 3 else [])
+    topics = [a["themes"][0]["topic"] for a in areas[:3] if a["themes"]]
+    focus = ", ".join(inline(topic) for topic in topics if topic) or "—"
+    key = next((_key_pr(a, ledger) for a in areas if any(t["prs"] for t in a["themes"])), "—")
+    return {
+        "category": "**Other**",
+        "component": table_cell(inline(", ".join(names))),
+        "focus": table_cell(focus),
+        "key": key,
+    }
+
+
+def _family_row(
+    entry: dict[str, Any], members: list[dict[str, Any]], ledger: Ledger
+) -> dict[str, str]:
+    names = [member_name(a["name"], entry["family"]) for a in members]
+    shown = names[:3] + (["…"] if len(names) > 3 else [])
+    topics = [a["themes"][0]["topic"] for a in members[:3] if a["themes"]]
+    focus = ", ".join(inline(topic) for topic in topics if topic) or "—"
+    key = next((_key_pr(a, ledger) for a in members if any(t["prs"] for t in a["themes"])), "—")
+    return {
+        "category": table_cell(f"**{plain(entry['family'] or entry['heading'])}**"),
+        "component": table_cell(plain(", ".join(shown))),
+        "focus": table_cell(focus),
+        "key": key,
+    }
