@@ -99,7 +99,8 @@ def test_the_digest_leads_with_the_news_and_calls_out_every_announcement() -> No
         "new `backends/qualcomm/recipes/` (3 files, [PR#3](https://github.com/o/r/pull/3))",
     ]
     assert parts[2].endswith(
-        ", reporting “makes partitioning 3x faster” ([PR#4](https://github.com/o/r/pull/4))"
+        ", reporting “This makes partitioning 3x faster on large graphs”"
+        " ([PR#4](https://github.com/o/r/pull/4))"
     )
     assert parts[3] == "1 more breaking change or deprecation below."
     callout = markdown.split("### Breaking Changes and Deprecations\n", 1)[1].split("\n\n", 1)[0]
