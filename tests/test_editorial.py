@@ -103,7 +103,6 @@ def _by_rule_report(found: dict[str, list[Finding]]) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.xfail(reason="issue 13: product not there yet", strict=False)
 @pytest.mark.parametrize(
     ("fixture", "repo", "profile"),
     [

@@ -83,16 +83,23 @@ def _themes(path: Path, repo: str, area: str, numbers: list[int]):  # type: igno
     return area_themes(items, idf, 4, area)
 
 
-def _theme_of(path: Path, repo: str, iso: str, number: int) -> dict[str, Any]:
+def _theme_of(
+    path: Path, repo: str, iso: str, number: int, *, history: bool = True
+) -> dict[str, Any]:
     """The theme holding PR `number` in the week's digest context (product classifier)."""
-    context = build_context(repo, **classified_inputs(classified(str(path), repo, True), week(iso)))
+    inputs = classified_inputs(classified(str(path), repo, True), week(iso))
+    if not history:
+        inputs.pop("history")
+    context = build_context(repo, **inputs)
     return next(t for a in context["areas"] for t in a["themes"] if number in t["members"])
 
 
 def test_titles_that_open_with_the_name_list_what_follows_it(executorch_jsonl: Path) -> None:
     # 2025-W37: `Qualcomm AI Engine Direct - GA Static Gemma3-1B`, `… - GA Static Smollm3 3B`,
     # `… - Improve GA Qwen 2.5` (was "**GA Static:** GA Static Gemma3-1B")
-    theme = _theme_of(executorch_jsonl, ET, "2025-W37", 14108)
+    # (read without the store's history: with it, #14149 leads the new
+    # `examples/models/smollm3/` and no theme tells it again)
+    theme = _theme_of(executorch_jsonl, ET, "2025-W37", 14108, history=False)
     assert theme["name"] == "GA Static"
     # what follows the name, in the order the PRs rank (not the name again)
     assert sorted(theme["sentence"].rstrip(".").split(" and ")) == ["Gemma3-1B", "Smollm3 3B"]
@@ -101,7 +108,7 @@ def test_titles_that_open_with_the_name_list_what_follows_it(executorch_jsonl: P
 def test_a_term_is_named_as_the_titles_write_it(executorch_jsonl: Path) -> None:
     # `Move vgf files to own folder`, `Remove _vgf_ op pytest xfails`, `Forward fix for VGF
     # refactoring` (was "**Vgf files move:**")
-    assert _theme_of(executorch_jsonl, ET, "2025-W37", 13862)["name"] == "VGF"
+    assert _theme_of(executorch_jsonl, ET, "2025-W37", 14116)["name"] == "VGF"
 
 
 def test_a_single_pr_has_no_name(executorch_jsonl: Path) -> None:

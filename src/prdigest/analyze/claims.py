@@ -29,6 +29,7 @@ _BOILERPLATE = re.compile(
     r"@exported-using|x-link|bypass-github|test plan:|rollback plan|fixes\s*#|closes\s*#|"
     r"\||<img|<details|</details|<summary|!\[)"
 )
+_TEST_PLAN_LINE = re.compile(r"(?i)^\s*test plan:\s*\S")  # its section on one line
 _URL = re.compile(r"https?://\S+|www\.\S+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n\s*[-*•]\s+|\n\s*\n")
 
@@ -91,6 +92,7 @@ def prose_lines(body: str) -> list[str]:
     lines: list[str] = []
     in_fence = False
     skipping = False
+    dropped = False
     for raw in body.splitlines():
         # A dropped line becomes a blank one, so no sentence spans what was removed.
         if _FENCE.match(raw):
@@ -107,7 +109,11 @@ def prose_lines(body: str) -> list[str]:
             skipping = bool(_SKIP_SECTIONS.match(heading.group(2).strip()))
             lines.append("")
             continue
-        if in_fence or skipping or _BOILERPLATE.match(raw) or raw.startswith("    "):
+        # a boilerplate line's paragraph goes with it: `Test Plan: tested in …, with rowwise`
+        # wraps onto `peak memory decreased …`, which is no sentence of its own
+        dropped = dropped and bool(stripped)
+        if in_fence or skipping or dropped or _BOILERPLATE.match(raw) or raw.startswith("    "):
+            dropped = dropped or (not in_fence and bool(_TEST_PLAN_LINE.match(raw)))
             lines.append("")
             continue
         lines.append(_URL.sub(" ", raw))

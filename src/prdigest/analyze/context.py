@@ -5,7 +5,7 @@ deprecations, new components) — a JSON-serialisable dict; pure and determinist
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from ..models import Classification, PullRequest, pr_url
@@ -60,6 +60,8 @@ def build_context(
     revert_rows, reland_rows = pair_reverts(built, previous_prs)
     components = new_components(history_order(built), history, window.first_day)
     notes = assess(built, components)
+    # the PRs a new component's bullet cites lead their section: no theme tells them again
+    told = {id(it) for c in components for it in [m for m in c.makers if m.number][:2]}
     for it in built:
         it.score = notes[id(it)].score
 
@@ -77,14 +79,16 @@ def build_context(
     theme_of: dict[int, str] = {}
     for area in sorted(by_area, key=lambda a: (-area_counts[a], a)):
         members = by_area[area]
-        themes = area_themes(members, idf, theme_limit(len(members)), area, spelling)
+        themes = area_themes(members, idf, theme_limit(len(members)), area, spelling, told=told)
         for theme in themes:
             for m in theme.members:
                 if m.number is not None:
                     theme_of.setdefault(m.number, theme.topic)
                     if theme.series:
                         series_members.add(m.number)
-        areas.append(_area_dict(area, members, themes, previous_counts.get(area, 0), descriptions))
+        entry = _area_dict(area, members, themes, previous_counts.get(area, 0), descriptions, told)
+        entry["components"] = [c.path for c in components if c.lead.cls.area == area]
+        areas.append(entry)
 
     who = persons([it.pr for it in built], people)
     first_timers = first_time_authors([it.pr for it in built], who)
@@ -180,8 +184,9 @@ def _area_dict(
     themes: list[Theme],
     previous_count: int,
     descriptions: dict[str, str],
+    told: Collection[int] = (),
 ) -> dict[str, Any]:
-    in_themes = {id(m) for t in themes for m in t.members}
+    in_themes = {id(m) for t in themes for m in t.members} | set(told)
     rest = [m for m in members if id(m) not in in_themes]
     rest_dirs = Counter(m.home for m in rest if m.home)
     numbers: list[int] = []

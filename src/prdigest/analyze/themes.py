@@ -6,7 +6,7 @@ remaining slots.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..reading import strip_part_markers
@@ -71,10 +71,16 @@ def area_themes(
     limit: int,
     area: str = "",
     spelling: Spelling = HAND_KEPT,
+    told: Collection[int] = (),
 ) -> list[Theme]:
     """Up to `limit` themes for one area's PRs, named with the repository's `spelling`.
-    Reverts, relands and reverted PRs are no highlight: the digest reports them apart."""
-    pool = [it for it in items if not (it.is_revert or it.reverted or it.is_reland)]
+    Reverts, relands and reverted PRs are no highlight: the digest reports them apart; nor
+    are the PRs (by `id`) in `told`, which the digest tells as news."""
+    pool = [
+        it
+        for it in items
+        if not (it.is_revert or it.reverted or it.is_reland) and id(it) not in told
+    ]
     if not pool or limit <= 0:
         return []
     candidates = find_candidates(pool, idf, area_words(area))
@@ -140,7 +146,9 @@ def _make_theme(
         else {id(m): i for i, m in enumerate(ranked)}
     )
     cited.sort(key=lambda m: order[id(m)])
-    topic = name or tidy_name(theme_name(cand, phrase, ranked[0], spelling, members))
+    topic = name or spelling.respell(
+        tidy_name(theme_name(cand, phrase, ranked[0], spelling, members))
+    )
     return Theme(
         name=name,
         topic=topic,

@@ -25,15 +25,12 @@ def write_digest(context: dict[str, Any]) -> str:
     if context["counts"]["prs"] == 0:
         values = empty(context, ledger)
     else:
-        # The news first: the callout's citations are told before the sections spend
-        # their budget, as Key Takeaways' are.
-        head = takeaways(context, ledger)
-        news = callout(context, ledger)
+        # The sections spend the citation budget; the news above them is told beside it.
         sections, table = area_sections(context, ledger)
         values = {
             "title": plain(context["title"]),
-            "takeaways": head,
-            "callout": news,
+            "takeaways": takeaways(context, ledger),
+            "callout": callout(context, ledger),
             "sections": sections,
             "extras": [
                 block

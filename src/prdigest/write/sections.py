@@ -79,6 +79,9 @@ def sections(
             news = []
         section["bullets"][:0] = news
         out.append(section)
+    if out:  # components of an area no section holds (a direct push's) close the last one
+        planned = [name for entry in plan for name in entry["areas"]]
+        out[-1]["bullets"] += component_bullets(context, ledger, besides=planned)
     return out, table
 
 
@@ -148,12 +151,19 @@ def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) 
     """`**NXP** (3 PRs): what its strongest theme says (cited while the budget lasts).`"""
     name = inline(label) if "`" in label else plain(label)  # a name, not code (`FlatTensor`)
     text = f"**{name}** ({plural(area['count'], 'PR')}): "
-    if not area["themes"]:  # no theme: every PR a revert or reland, or a context without them
+    if not area["themes"]:  # no theme: its PRs are news, reverts or relands
+        if area.get("components"):  # the new component its section opened with says it
+            made = " and ".join(code(path + "/") for path in area["components"][:2])
+            return text + f"the new {made} above."
         if area["rest"]["reverts"] >= area["count"]:
             return text + "reverts and relands only (see below)."
         first = next((ledger.prs[str(n)] for n in area["prs"] if ledger.has(n)), None)
         return text + (inline(first["clean_title"].rstrip(".")) + "." if first else "no details.")
-    theme = area["themes"][0]
+    # the strongest theme whose sentence does not open with the line's own name
+    theme = next(
+        (t for t in area["themes"] if not _restates(_unrepeated(t["sentence"], label), label)),
+        area["themes"][0],
+    )
     figures = [f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])][:1]
     figure_prs = {f["pr"] for f in figures}
     text += inline(_unrepeated(theme["sentence"].rstrip("."), label))
@@ -181,10 +191,14 @@ def _label(area: dict[str, Any], ledger: Ledger) -> str:
     return ", ".join(f"`{path}`" for path in paths) if paths else "Unplaced"
 
 
+def _restates(sentence: str, label: str) -> bool:
+    return re.match(rf"(?i){re.escape(label.strip('`'))}(?![\w-])", sentence) is not None
+
+
 def _unrepeated(sentence: str, label: str) -> str:
     """The sentence without the line's name at its start: `**Android** (2 PRs): Android
     build uses …` says Android once."""
-    match = re.match(rf"(?i){re.escape(label)}(?![\w-])[\s:,;\-–—]*", sentence)
+    match = re.match(rf"(?i){re.escape(label.strip('`'))}(?![\w-])[\s:,;\-–—]*", sentence)
     rest = sentence[match.end() :] if match else ""
     return sentence_case(rest) if rest and rest[:1].isalnum() else sentence
 
