@@ -18,6 +18,14 @@ def run_cli(*args: str, db: Path | None = None) -> Result:
     return CliRunner().invoke(main, argv, catch_exceptions=False)
 
 
+def one_error_line(result: Result) -> str:
+    """The one `Error: what — what to do` line a failed command printed on stderr."""
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error: ") and " — " in lines[0]
+    return lines[0]
+
+
 def cli_subprocess(*args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "prdigest", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE

@@ -7,17 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli
+from helpers import one_error_line, run_cli
 
 REPO = "pytorch/executorch"
-
-
-def _one_error_line(result: object) -> str:
-    stderr = result.stderr  # type: ignore[attr-defined]
-    lines = [line for line in stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, stderr
-    assert lines[0].startswith("Error: ") and " — " in lines[0]
-    return lines[0]
 
 
 def test_malformed_jsonl_line_names_file_and_line(tmp_path: Path, executorch_jsonl: Path) -> None:
@@ -27,7 +19,7 @@ def test_malformed_jsonl_line_names_file_and_line(tmp_path: Path, executorch_jso
     bad.write_text("\n".join(lines) + "\n")
     result = run_cli("sync", REPO, "--jsonl", str(bad), db=tmp_path / "s.db")
     assert result.exit_code == 1
-    assert f"{bad}:613" in _one_error_line(result)
+    assert f"{bad}:613" in one_error_line(result)
     # The whole batches before the bad line were committed and a fixed file resumes from there.
     lines[612] = gzip.open(executorch_jsonl, "rt", encoding="utf-8").read().splitlines()[612]
     bad.write_text("\n".join(lines) + "\n")
@@ -54,7 +46,7 @@ def test_bad_options_are_one_clear_line(
 ) -> None:
     result = run_cli(*args, db=tmp_path / "s.db")
     assert result.exit_code == code, "1 for bad values, 2 for usage errors"
-    assert needle in _one_error_line(result)
+    assert needle in one_error_line(result)
 
 
 def test_unwritable_out_leaves_nothing(tmp_path: Path, executorch_jsonl: Path) -> None:
@@ -64,7 +56,7 @@ def test_unwritable_out_leaves_nothing(tmp_path: Path, executorch_jsonl: Path) -
         "digest", REPO, "--week", "2026-W07", "--out", str(tmp_path / "no" / "dir" / "d.md"), db=db
     )
     assert result.exit_code == 1
-    assert "cannot write" in _one_error_line(result)
+    assert "cannot write" in one_error_line(result)
     assert not (tmp_path / "no").exists()
 
 
@@ -75,7 +67,7 @@ def test_a_config_with_bad_toml_is_one_clear_line(tmp_path: Path) -> None:
         "--config", str(cfg), "digest", REPO, "--week", "2026-W07", db=tmp_path / "s.db"
     )
     assert result.exit_code == 1
-    assert "invalid TOML" in _one_error_line(result)
+    assert "invalid TOML" in one_error_line(result)
 
 
 def test_version_and_help() -> None:
@@ -89,5 +81,5 @@ def test_a_window_after_the_data_is_refused(tmp_path: Path, executorch_jsonl: Pa
     run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
     result = run_cli("digest", REPO, "--week", "2030-W01", db=db)
     assert result.exit_code == 1
-    assert "newest landed PR is from 2026-08-22" in _one_error_line(result)
+    assert "newest landed PR is from 2026-08-22" in one_error_line(result)
     assert run_cli("status", db=db).stdout.count("0 reports") == 1, "nothing was stored"

@@ -9,17 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli
+from helpers import one_error_line, run_cli
 
 REPO = "pytorch/executorch"
-
-
-def _one_error_line(result: object) -> str:
-    stderr = result.stderr  # type: ignore[attr-defined]
-    lines = [line for line in stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, stderr
-    assert lines[0].startswith("Error: ") and " — " in lines[0]
-    return lines[0]
 
 
 @pytest.fixture
@@ -44,7 +36,7 @@ def synced(tmp_path: Path, eight_weeks: Path) -> Path:
 def test_errors_and_status_name_windows_in_iso_dates(synced: Path) -> None:
     result = run_cli("digest", REPO, "--week", "2030-W01", db=synced)
     assert result.exit_code == 1
-    line = _one_error_line(result)
+    line = one_error_line(result)
     assert "for 2029-12-31..2030-01-06" in line and "20291231" not in line
     assert "newest landed PR is from 2025-02-27" in line
     status = run_cli("status", db=synced).stdout
@@ -74,7 +66,7 @@ def test_a_mistyped_db_is_an_error_naming_it_and_creates_nothing(
     db = tmp_path / "no-such-dir" / "prdigest.db"
     result = run_cli(*args, db=db)
     assert result.exit_code == 1
-    line = _one_error_line(result)
+    line = one_error_line(result)
     assert f"no database at {db}" in line and "sync" in line
     assert not db.parent.exists(), "nothing created"
 
@@ -125,7 +117,7 @@ def test_a_window_outside_the_history_is_an_error_and_stores_nothing(
 ) -> None:
     result = run_cli(*args, db=synced)
     assert result.exit_code == 1
-    assert needle in _one_error_line(result)
+    assert needle in one_error_line(result)
     assert result.stdout == ""
     assert run_cli("reports", "list", db=synced).stdout == "", "nothing was stored"
 
@@ -165,7 +157,7 @@ def test_reports_list_show_delete_and_the_site_follows(synced: Path, tmp_path: P
     assert page.exists()
 
     refused = run_cli("reports", "delete", newest_id, db=synced)  # not a terminal: no prompt
-    assert refused.exit_code == 2 and "add --yes" in _one_error_line(refused)
+    assert refused.exit_code == 2 and "add --yes" in one_error_line(refused)
     deleted = run_cli("reports", "delete", newest_id, "--yes", db=synced)
     assert deleted.exit_code == 0
     assert f"deleted report {newest_id} ({REPO}  digest  2025-02-03..2025-02-09" in deleted.stderr
@@ -177,7 +169,7 @@ def test_reports_list_show_delete_and_the_site_follows(synced: Path, tmp_path: P
     for args in (["show", newest_id], ["delete", newest_id, "--yes"]):
         missing = run_cli("reports", *args, db=synced)
         assert missing.exit_code == 1
-        assert f"no report {newest_id} in the store" in _one_error_line(missing)
+        assert f"no report {newest_id} in the store" in one_error_line(missing)
 
 
 def test_reports_on_postgresql(postgres_url: str, eight_weeks: Path) -> None:
