@@ -335,3 +335,32 @@ def test_reverts_are_told_up_to_a_cap_those_still_out_first() -> None:
     block = reverts(context, Ledger(context))
     assert block is not None and len(block["bullets"]) == REVERTS_SHOWN + 1
     assert not any(line.startswith("Also") for line in block["bullets"])
+
+
+def test_a_window_of_direct_pushes_only_is_told_by_area() -> None:
+    """A repository that lands commits directly (no `(#N)` anywhere) still gets a digest of
+    its work: each push by its title and short sha, area by area, and no PR link."""
+    moment = datetime(2026, 2, 10, 12, tzinfo=UTC)
+
+    def push(i: int, title: str, area: str) -> tuple[PullRequest, Classification]:
+        pr = PullRequest(
+            repo="o/r",
+            number=None,
+            title=title,
+            sha=f"{i:x}" * 40,
+            author_email="a@x",
+            author_name="A",
+            merged_at=moment,
+        )
+        return pr, Classification(area, "improvements", "t", "t")
+
+    items = [push(1, "Add the store", "Store"), push(2, "Index paths", "Store")]
+    items += [push(3 + i, f"Tidy module {i}", f"Area {i}") for i in range(7)]
+    markdown = write_digest(build_context("o/r", week("2026-W07"), items, [], set()))
+    assert "9 direct pushes did, by area below." in markdown
+    store = markdown.split("### 1. Store\n", 1)[1].split("\n### ", 1)[0]
+    assert "*   Add the store (`1111111`)." in store and "*   Index paths (`2222222`)." in store
+    other = markdown.split("### 2. Other Areas\n", 1)[1].split("\n### ", 1)[0]
+    assert "*7 direct pushes across 7 smaller areas*" in other
+    assert "*   **Area 0:** Tidy module 0 (`3333333`)." in other
+    assert "[PR#" not in markdown and "0 citations" in markdown

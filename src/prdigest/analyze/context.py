@@ -136,6 +136,7 @@ def build_context(
                 "title": it.pr.title,
                 "clean_title": it.clean.text,
                 "author": it.pr.author_name,
+                "area": it.cls.area,
             }
             for it in pushes
         ],

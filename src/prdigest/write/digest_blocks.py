@@ -147,7 +147,7 @@ def trends(context: dict[str, Any]) -> dict[str, Any] | None:
     return {"heading": "Week over Week", "bullets": lines}
 
 
-def people(context: dict[str, Any]) -> dict[str, Any] | None:
+def people(context: dict[str, Any], *, list_pushes: bool = True) -> dict[str, Any] | None:
     counts = context["counts"]
     lines = []
     first = context["first_time_authors"]
@@ -157,7 +157,11 @@ def people(context: dict[str, Any]) -> dict[str, Any] | None:
         line += f"; {plural(len(first), 'first-time contributor')}: {names}"
     lines.append(plain(line + "."))
     pushes = context["direct_pushes"]
-    if pushes:
+    if pushes and not list_pushes:
+        lines.append(
+            f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR)."
+        )
+    elif pushes:
         shown = "; ".join(f"{inline(p['clean_title'])} ({code(p['sha'][:7])})" for p in pushes[:4])
         more = f"; and {len(pushes) - 4} more" if len(pushes) > 4 else ""
         lines.append(
@@ -167,19 +171,64 @@ def people(context: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def empty(context: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
+    """A window without PRs: says so, and what was pushed without one, area by area (a
+    repository that lands commits directly still gets a digest of its work)."""
     counts = context["counts"]
     text = f"No pull requests landed in {context['repo']} during {context['window']['label']}"
     if counts["direct_pushes"]:
         text += f"; {plural(counts['direct_pushes'], 'direct push', 'direct pushes')} did"
     if counts["previous_prs"]:
         text += f" (the week before had {plural(counts['previous_prs'], 'PR')})"
+    sections = _push_sections(context["direct_pushes"])
     return {
         "title": plain(context["title"]),
-        "takeaways": plain(text + "."),
-        "sections": [],
-        "extras": [b for b in (people(context),) if b and counts["direct_pushes"]],
+        "takeaways": plain(text + (", by area below." if sections else ".")),
+        "sections": sections,
+        "extras": [
+            b for b in (people(context, list_pushes=not sections),) if b and counts["direct_pushes"]
+        ],
         "table": [],
     }
+
+
+_PUSHES_SHOWN = 5  # a section's direct pushes, by title; the rest are counted
+_PUSH_SECTIONS = 6  # past this many areas, those with one push share "Other Areas"
+
+
+def _push_sections(pushes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One section per area of the window's direct pushes, busiest first, each push by its
+    title and short sha (a direct push has no PR to link); areas of a single push share a
+    last section when there are many."""
+    by_area: dict[str, list[dict[str, Any]]] = {}
+    for push in pushes:
+        by_area.setdefault(push.get("area") or "Unplaced", []).append(push)
+    ordered = sorted(by_area.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    singles: list[tuple[str, dict[str, Any]]] = []
+    if len(ordered) > _PUSH_SECTIONS:
+        singles = [(area, members[0]) for area, members in ordered if len(members) == 1]
+        ordered = [(area, members) for area, members in ordered if len(members) > 1]
+    sections = []
+    for area, members in ordered:
+        bullets = [_push_line(p) for p in members[:_PUSHES_SHOWN]]
+        if len(members) > _PUSHES_SHOWN:
+            rest = plural(len(members) - _PUSHES_SHOWN, "more direct push", "more direct pushes")
+            bullets.append({"text": f"**Also:** {rest}.", "sub": []})
+        sections.append(
+            (plain(area), plural(len(members), "direct push", "direct pushes"), bullets)
+        )
+    if singles:
+        intro = f"{plural(len(singles), 'direct push', 'direct pushes')} across {plural(len(singles), 'smaller area')}"
+        bullets = [_push_line(p, label=area) for area, p in singles]
+        sections.append(("Other Areas", intro, bullets))
+    return [
+        {"index": i, "heading": heading, "intro": plain(intro), "bullets": bullets}
+        for i, (heading, intro, bullets) in enumerate(sections, start=1)
+    ]
+
+
+def _push_line(push: dict[str, Any], label: str = "") -> dict[str, Any]:
+    text = f"{inline(push['clean_title'].rstrip('.'))} ({code(push['sha'][:7])})."
+    return {"text": f"**{plain(label)}:** {text}" if label else text, "sub": []}
 
 
 def closing(ledger: Ledger) -> str:
