@@ -175,7 +175,7 @@ def test_the_verifier_drops_ungrounded_sentences_and_repairs_from_the_area(prs):
     renamed = verifier.check_theme(
         Theme("Backends: Arm", "Premise", "Supports bool inputs for `logical_not`.", [16417])
     )
-    assert renamed is not None and renamed.name == "`logical_not`"
+    assert renamed is not None and renamed.name == "Bool inputs for `logical_not`"
     # a theme citing nothing is counted, not silently lost
     assert verifier.check_theme(Theme("Backends: Arm", "Empty", "Adds tests.", [])) is None
     tally = verifier.tally

@@ -115,13 +115,29 @@ def title_of(line: str) -> str:
     return re.sub(r"^#\d+ ", "", line).split(" | ")[0].strip()
 
 
+_OPENING = {"add", "adds", "fix", "enable", "use", "support", "introduce", "make", "improve"}
+_JOINING = {"for", "to", "of", "in", "on", "the", "a", "and", "with", "via"}
+
+
+def name_of(title: str) -> str:
+    """A theme name from a title, as a careful model writes one: its leading verbs
+    aside, three words, no joining word last."""
+    words = title.split()
+    while words and (words[0].lower() in _OPENING or words[0].lower() in _JOINING):
+        words = words[1:]
+    words = words[:3]
+    while words and words[-1].lower() in _JOINING:
+        words = words[:-1]
+    return " ".join(words) or title
+
+
 def good_responder(prompt: Prompt) -> str:
     """A well-behaved model: themes in the words of their PRs' titles, figures only
     from a PR's own claim."""
-    if prompt.is_takeaway:
-        return json.dumps(
-            {"takeaway": "Backend work dominated the week, with steady runtime and CI upkeep."}
-        )
+    if prompt.is_takeaway:  # the lead theme, as a takeaway
+        lead = re.search(r"^== (.+?) \(.*\n- (.+?): (.+?)\.?$", prompt.user, re.M)
+        area, name = (lead.group(1), lead.group(2)) if lead else ("Backend", "steady")
+        return json.dumps({"takeaway": f"{area} work led the week, with {name} first."})
     themes = []
     for area, items in prompt.areas.items():
         for start in range(0, min(len(items), 6), 3):
@@ -129,7 +145,7 @@ def good_responder(prompt: Prompt) -> str:
             themes.append(
                 {
                     "area": area,
-                    "name": f"{area.split(':')[-1].strip()} work",
+                    "name": name_of(title_of(group[0][1])),
                     "summary": f"{title_of(group[0][1]).rstrip('.')}.",
                     "prs": [n for n, _ in group],
                 }
@@ -140,7 +156,7 @@ def good_responder(prompt: Prompt) -> str:
                 themes.append(
                     {
                         "area": area,
-                        "name": " ".join(title_of(line).split()[:3]),
+                        "name": name_of(title_of(line)),
                         "summary": f"{title_of(line).rstrip('.')} reaches {claim.group(1)}.",
                         "prs": [number],
                     }

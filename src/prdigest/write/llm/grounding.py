@@ -153,12 +153,12 @@ def content_words(sentence: str, shortest: int = 4) -> list[str]:
     """Plain lower-case words of `shortest` letters or more, names and generic verbs aside."""
     words = []
     for token in _TOKEN.findall(_CODE_SPAN.sub(" ", sentence)):
-        plain = token.rstrip(".:/-")
-        if not plain.isalpha() or not (plain[1:].islower() or len(plain) == 1):
-            continue  # a name: checked as one
-        word = plain.lower()
-        if len(word) >= shortest and word not in _GENERIC:
-            words.append(word)
+        for plain in re.split(r"[-/]", token.rstrip(".:/-")):  # cross-compilation: two words
+            if not plain.isalpha() or not (plain[1:].islower() or len(plain) == 1):
+                continue  # a name: checked as one
+            word = plain.lower()
+            if len(word) >= shortest and word not in _GENERIC:
+                words.append(word)
     return words
 
 
@@ -203,3 +203,43 @@ def copies_prompt(text: str, prompt: str, min_words: int = 4) -> bool:
     runs = [" ".join(words[i : i + min_words]) for i in range(len(words) - min_words + 1)]
     copied = sum(f" {run} " in said for run in runs)
     return copied * 2 > len(runs)
+
+
+_JOINERS = frozenset("a an the of for in on to and with via from by".split())
+NAME_WORDS = 3  # meaningful words in a name taken from a sentence
+
+
+def name_from(sentence: str, evidence: Evidence, vocabulary: set[str] | frozenset[str]) -> str:
+    """A theme name in the sentence's own words: its first run of words and names the
+    evidence uses ("Added complex type support to div operator." gives "Complex type
+    support"), code-like names in backticks; "" when it has none."""
+    tokens = re.findall(r"`[^`]+`|[A-Za-z0-9][A-Za-z0-9_.:/+-]*[A-Za-z0-9+]|[A-Za-z0-9]", sentence)
+    run: list[str] = []
+    meaningful = 0
+    for token in tokens:
+        bare = token.strip("`")
+        lower = bare.lower()
+        if not run and (lower in _GENERIC or lower in _JOINERS):
+            continue  # "Added", "The": not the start of a name
+        if run and lower in _JOINERS:
+            run.append(lower)
+            continue
+        if not evidence.names(bare) and not (bare.isalpha() and evidence.has_word(lower)):
+            if meaningful:
+                break
+            run = []
+            continue
+        code = bool(_CODE_SHAPE.search(bare)) and not bare.isupper()
+        run.append(f"`{bare}`" if code else bare)
+        meaningful += 1
+        if meaningful == NAME_WORDS:
+            break
+    while run and run[-1] in _JOINERS:
+        run.pop()
+    if not run:
+        return ""
+    first = run[0]
+    return " ".join([first[0].upper() + first[1:] if first[0].islower() else first, *run[1:]])
+
+
+_CODE_SHAPE = re.compile(r"[_./]|[a-z][A-Z]|\d")

@@ -26,6 +26,7 @@ from .grounding import (
     content_words,
     copies_prompt,
     is_debris,
+    name_from,
     named_things,
     word_support,
 )
@@ -45,8 +46,8 @@ _PR_REF = re.compile(
 _UNSAFE = re.compile(r"https?://|www\.|<[a-zA-Z/!][^>]*>|\]\(|^\s*#|\n\s*#|!\[", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'*])")
 _CITATION = re.compile(r"\[PR#(\d+)\]\((https?://[^)]+)\)")
-_CODE_LIKE = re.compile(r"[_./]|[a-z][A-Z]|\d")
 MIN_WORD_SUPPORT = 0.66  # of a sentence's content words, in its PRs' text
+MIN_FREE_TEXT_SUPPORT = 0.5  # of a takeaway's, in the themes it draws from (it sums them up)
 
 
 def extract_figures(text: str) -> list[str]:
@@ -206,6 +207,11 @@ class Verifier:
             if unnamed:
                 self.tally.drop(tally.NAME, f"{what}: {unnamed[0]!r} is not in the verified themes")
                 continue
+            if word_support(sentence, evidence) < MIN_FREE_TEXT_SUPPORT:
+                self.tally.drop(
+                    tally.WORDS, f"{what}: {sentence[:60]!r} is not what the themes say"
+                )
+                continue
             kept.append(sentence)
         return " ".join(kept)
 
@@ -266,8 +272,8 @@ class Verifier:
     def _checked_name(
         self, name: str, summary: str, cited: list[int], area: str, label: str
     ) -> str | None:
-        """The theme's name if it is prose its PRs support, else the first name its
-        published sentence uses (a repair), else None."""
+        """The theme's name if it is prose naming something of its PRs beyond the area,
+        else a name taken from its published sentence (a repair), else None."""
         evidence = self._evidence(cited, area)
         problem = None
         if not name or is_debris(name):
@@ -280,18 +286,19 @@ class Verifier:
             names = named_things(name, self.vocabulary, title=True)
             self.tally.names += len(names)
             words = [*names, *content_words(name, shortest=3)]
+            beyond_area = [w for w in words if not Evidence.of([area]).names(w)]
             if any(not evidence.names(n) for n in names):
                 problem = tally.NAME
-            elif not any(evidence.names(w) for w in words):
-                problem = tally.WORDS  # "Premise", "The first one": names nothing of its PRs
+            elif not any(evidence.names(w) for w in beyond_area):
+                problem = tally.WORDS  # "Premise", "Backends", "The first one": names nothing
         if problem is None:
             return name
-        grounded = [n for n in named_things(summary, self.vocabulary) if evidence.names(n)]
-        if grounded:
+        taken = name_from(summary, evidence, self.vocabulary)
+        if taken:
             self.tally.repair(
-                tally.THEME_NAME, f"theme name {label!r} ({problem}) became {grounded[0]!r}"
+                tally.THEME_NAME, f"theme name {label!r} ({problem}) became {taken!r}"
             )
-            return f"`{grounded[0]}`" if _CODE_LIKE.search(grounded[0]) else grounded[0]
+            return taken
         self.tally.drop(problem, f"theme name {label!r}: {problem}")
         return None
 

@@ -262,6 +262,8 @@ def _takeaway(
         return "", request
     sources = [f"{t.area} {t.name} {t.summary}" for ts in themes.values() for t in ts]
     sources.append(" ".join(str(v) for v in context.get("counts", {}).values()))
+    system, user = request.messages[0]["content"], request.messages[-1]["content"]
+    verifier.prompt += f"\n{system}\n{user.rsplit('DIGEST_DATA_END', 1)[-1]}"
     text = verifier.check_free_text(str(outcome.reply.get("takeaway", "")), sources, "key takeaway")
     return text, request
 
