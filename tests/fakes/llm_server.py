@@ -88,7 +88,7 @@ class Prompt:
 
 Responder = Callable[[Prompt], str]
 Rule = Callable[[dict[str, Any]], "Reply | None"]
-_AREA = re.compile(r"^PRs of the area (.+):$")
+_AREA = re.compile(r"^(?:PRs of the area (.+):|== area: (.+) \(\d+ of \d+ PRs\))$")
 _ITEM = re.compile(r"^#(\d+) ")
 
 
@@ -101,7 +101,7 @@ def parse_prompt(body: dict[str, Any]) -> Prompt:
     for line in user.splitlines():
         match = _AREA.match(line)
         if match:
-            current = match.group(1)
+            current = match.group(1) or match.group(2)
             areas.setdefault(current, [])
             continue
         item = _ITEM.match(line)
@@ -303,6 +303,8 @@ class FakeLLMServer:
         if body.get("stream"):
             self._stream(handler, body, reply, content, usage)
             return
+        if reply.chunk_delay:  # the same slow generation, answered at its end
+            time.sleep(reply.chunk_delay * (len(content) // 8 + 1))
         data: dict[str, Any] = {
             "id": "fake",
             "object": "chat.completion",
