@@ -384,3 +384,17 @@ def test_a_request_that_never_answers_as_asked_is_named_in_the_warning(store, co
         in warnings
     )
     assert re.search(r"### 1\. Backends: Arm\n.*\n\n_Themes from prdigest's analysis", markdown)
+
+
+def test_a_server_that_answers_a_second_request_empty_is_asked_one_at_a_time(store, context):
+    """llama-cpp-python's server, asked twice at once, streams the second answer empty."""
+    with FakeLLMServer() as server:
+        server.delay = 0.1
+        server.rules.append(lambda body: Reply(content="") if server.in_flight else None)
+        markdown, writer, warnings, notes = write(store, context, server, llm_concurrency=2)
+        server.max_in_flight = 0
+        write(store, context, server, llm_concurrency=2, llm_refresh=True)
+    assert writer == "llm" and "failed" not in " ".join(warnings)
+    assert "the server answered empty while busy; asking one at a time" in warnings
+    assert server.max_in_flight == 1  # the next run knows
+    assert_truthful(markdown, store, context)

@@ -21,7 +21,8 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -62,6 +63,10 @@ class RequestFailed(LLMError):
 
 class InvalidReply(LLMError):
     """The reply was not a JSON object we could repair."""
+
+
+class _Crowded(Exception):
+    """An empty answer while another request was in flight."""
 
 
 class _Refused(Exception):
@@ -136,6 +141,9 @@ class LLMClient:
         self._sleep = sleep
         self._lock = threading.Lock()
         self._slots = threading.Semaphore(max(1, settings.concurrency))
+        self._one = threading.Lock()  # for a server that serves one request at a time
+        self._busy = 0  # requests in flight
+        self._idle = threading.Condition(self._lock)
         headers = {"Content-Type": "application/json"}
         if settings.api_key:
             headers["Authorization"] = f"Bearer {settings.api_key}"
@@ -161,12 +169,33 @@ class LLMClient:
             while True:
                 rung, stream = self.profile.rung, self.profile.stream
                 body = request_body(self.settings.model, messages, params, rung, stream)
+                one_at_a_time = self._one if self.profile.slots == 1 else nullcontext()
                 try:
-                    raw = self._post_with_retries(body, messages, params, progress)
+                    with one_at_a_time, self._in_flight():
+                        raw = self._post_with_retries(body, messages, params, progress)
                 except _Refused as exc:
                     self._learn(exc.refusal, rung, stream)
                     continue
+                except _Crowded:
+                    # llama-cpp-python answers a second request at once, empty: it serves
+                    # one at a time, and the profile says so from now on
+                    self.profile.slots = 1
+                    self._note("the server answered empty while busy; asking one at a time")
+                    with self._idle:  # let what is in flight finish first
+                        self._idle.wait_for(lambda: self._busy == 0)
+                    continue
                 return self._completion(raw, messages)
+
+    @contextmanager
+    def _in_flight(self) -> Iterator[None]:
+        with self._lock:
+            self._busy += 1
+        try:
+            yield
+        finally:
+            with self._idle:
+                self._busy -= 1
+                self._idle.notify_all()
 
     def _learn(self, refusal: Refusal, rung: int, stream: bool) -> None:
         if refusal.kind == "stream":
@@ -210,11 +239,17 @@ class LLMClient:
                     "POST", "/chat/completions", json=body, timeout=timeout
                 ) as response:
                     if response.status_code == 200:
-                        return read_reply(response, started, progress)
-                    response.read()
-                    refusal = self._classify(response.status_code, response.text, body)
-                    if refusal.kind == "rate":
-                        delay = _retry_after(response, delay)
+                        raw = read_reply(response, started, progress)
+                        if raw.content.strip() or raw.finish_reason != "stop":
+                            return raw
+                        if self._busy > 1 and self.profile.slots != 1:
+                            raise _Crowded()
+                        refusal = Refusal("retry", "an empty answer")
+                    else:
+                        response.read()
+                        refusal = self._classify(response.status_code, response.text, body)
+                        if refusal.kind == "rate":
+                            delay = _retry_after(response, delay)
             except httpx.ConnectError as exc:
                 raise LLMUnreachable(
                     f"cannot connect to the LLM server at {where} ({type(exc).__name__})",

@@ -28,9 +28,8 @@ from .tokens import estimate_messages
 MAX_THEMES = 4  # themes asked of the largest areas
 SECTION_AREAS = 6  # the areas the digest gives a section of their own (render.MAX_SECTIONS)
 PRS_PER_THEME = 4  # a section area is asked one theme per this many PRs
-MAX_AREAS = 1  # areas one request holds: a small model writes one area best
 MAX_PRS = 24  # PRs one request shows, unless one area alone has more
-MAX_THEMES_PER_REQUEST = 4
+MAX_THEMES_PER_REQUEST = 4  # so areas under "Other Areas" (one theme each) share by four
 THEME_TOKENS = 120  # the most one theme can take under the schema (text, JSON, whitespace)
 ANSWER_BASE = 24
 TAKEAWAY_OUTPUT = 140
@@ -67,6 +66,7 @@ class AreaPart:
     items: list[str]
     themes: int = 1  # how many themes the request asks for this area
     part: str = ""  # "part 2 of 3" when the area is split
+    section: bool = True  # the digest gives it a section of its own
 
     @property
     def shown(self) -> int:
@@ -147,6 +147,7 @@ class AreaPlanner:
             numbers = [int(n) for n in area["prs"]]
             count = int(area.get("count", len(numbers)))
             whole = self._part(str(area["name"]), count, numbers, themes_wanted(index, count))
+            whole.section = index < SECTION_AREAS
             if self._shares([*current, whole]):
                 current.append(whole)
                 continue
@@ -157,6 +158,7 @@ class AreaPlanner:
                 current = [whole]
                 continue
             short = self._part(whole.name, count, numbers, whole.themes, SHORT_ITEMS)
+            short.section = whole.section
             if self._fits([short]):
                 current = [short]
                 continue
@@ -224,9 +226,11 @@ class AreaPlanner:
         return parts
 
     def _shares(self, parts: list[AreaPart]) -> bool:
-        """Whether the areas may go in one request: small, and within the budget."""
+        """Whether the areas may go in one request: an area with a section of its own is
+        asked alone (a small model writes one area best), the others share while the
+        request stays small; all within the budget."""
         if len(parts) > 1 and (
-            len(parts) > MAX_AREAS
+            any(p.section for p in parts)
             or sum(p.shown for p in parts) > MAX_PRS
             or sum(p.themes for p in parts) > MAX_THEMES_PER_REQUEST
         ):
