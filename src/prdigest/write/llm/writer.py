@@ -269,7 +269,12 @@ def _takeaway(
 
 
 def _outcome_warnings(usage: Usage, verification: str, rendered: Any) -> list[str]:
-    warnings = [f"{lost}; its areas have prdigest's own themes" for lost in usage.lost_requests]
+    warnings = [
+        f"{lost}; the key takeaway gives the counts alone"
+        if lost.startswith("the key-takeaway")
+        else f"{lost}; its areas have prdigest's own themes"
+        for lost in usage.lost_requests
+    ]
     if verification:
         warnings.append(f"verification: {verification}")
     if not rendered.ai:
