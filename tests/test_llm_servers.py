@@ -378,10 +378,16 @@ def test_a_request_that_never_answers_as_asked_is_named_in_the_warning(store, co
     with FakeLLMServer() as server:
         server.rules.append(never_for_arm)
         markdown, writer, warnings, _ = write(store, context, server)
+        again, _, again_warnings, _ = write(store, context, server)
     assert writer == "llm"
     assert (
         "the request for Backends: Arm: no usable JSON; its areas have prdigest's own themes"
         in warnings
+    )
+    assert again == markdown  # the model would answer the same: its failure is cached, and told
+    assert (
+        "the request for Backends: Arm: no usable JSON (cached); its areas have prdigest's own "
+        "themes" in again_warnings
     )
     assert re.search(r"### 1\. Backends: Arm\n.*\n\n_Themes from prdigest's analysis", markdown)
 

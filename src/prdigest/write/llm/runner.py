@@ -156,8 +156,9 @@ class Runner:
         self.usage.cached += 1
         self.usage.saved_tokens += hit.prompt_tokens + hit.completion_tokens
         data = parse_json_object(hit.content)
-        if "failed" in data and len(data) == 1:
-            return Outcome(request, None, f"{data['failed']} (cached)")
+        if "failed" in data and len(data) == 1:  # what the model would answer again
+            self.usage.lost(request.label, f"{data['failed']} (cached)")
+            return Outcome(request, None, str(data["failed"]))  # the digest says the same
         return Outcome(request, data)
 
     def _key(self, request: Request) -> str:
