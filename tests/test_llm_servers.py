@@ -141,6 +141,9 @@ REFUSALS = {
         4096,
         2778,
     ),
+    # Ollama cuts a long prompt silently, unless asked not to truncate (its embeddings, or
+    # chat with "truncate": false): then it says so, without a size
+    "ollama": ('{"error":"the input length exceeds the context length"}', None, None),
     "openai": (
         '{"error":{"message":"This model\'s maximum context length is 8192 tokens. However, your '
         'messages resulted in 10000 tokens. Please reduce the length of the messages.",'
