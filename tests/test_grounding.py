@@ -176,6 +176,10 @@ def test_the_verifier_drops_ungrounded_sentences_and_repairs_from_the_area(prs):
         Theme("Backends: Arm", "Premise", "Supports bool inputs for `logical_not`.", [16417])
     )
     assert renamed is not None and renamed.name == "Bool inputs for `logical_not`"
+    # the repository needs no PR to name it
+    assert Verifier(prs, areas, repo="pytorch/executorch").check_theme(
+        Theme("Backends: Arm", "Target tests", "ExecuTorch gains target tests for cond.", [16408])
+    )
     # a theme citing nothing is counted, not silently lost
     assert verifier.check_theme(Theme("Backends: Arm", "Empty", "Adds tests.", [])) is None
     tally = verifier.tally

@@ -112,12 +112,13 @@ def unsupported(text: str, sources: list[str]) -> list[str]:
 
 
 def check_published(markdown: str, evidence: dict[int, str]) -> int:
-    """Every model bullet cites PRs of the week that name what it names (the section's
-    area counts too: the heading says it); returns how many there are."""
+    """Every model bullet cites PRs of the week that name what it names (the repository
+    and the section's area count too: the digest says them); returns how many there are."""
     bullets = model_bullets(markdown)
     for area, text, cited in bullets:
         assert set(cited) <= set(evidence), cited
-        assert unsupported(text, [area, *(evidence[n] for n in cited)]) == [], (text, cited)
+        sources = [REPO, area, *(evidence[n] for n in cited)]
+        assert unsupported(text, sources) == [], (text, cited)
     return len(bullets)
 
 

@@ -118,7 +118,8 @@ class Verifier:
     `areas`: PR number → its area; `evidence`: PR number → everything a sentence
     may name (title, body, paths, labels), `texts` when not given; `prompt`: the
     instructions the model was given, which it must not copy; `vocabulary`: the
-    words the window writes in lower case (see `grounding.named_things`).
+    words the window writes in lower case (see `grounding.named_things`); `repo`:
+    the repository, which any sentence may name, as it may name its section's area.
     """
 
     def __init__(
@@ -128,12 +129,14 @@ class Verifier:
         evidence: Mapping[int, str] | None = None,
         prompt: str = "",
         vocabulary: set[str] | None = None,
+        repo: str = "",
     ) -> None:
         self.texts = texts
         self.areas = areas
         self.evidence = evidence if evidence is not None else texts
         self.prompt = prompt
         self.vocabulary = vocabulary if vocabulary is not None else set()
+        self.repo = repo  # the digest is about it: "ExecuTorch" needs no PR to name it
         self.tally = Tally()
         self._said: set[tuple[str, str]] = set()
 
@@ -331,7 +334,7 @@ class Verifier:
         return self.evidence.get(number) or self.texts.get(number, "")
 
     def _evidence(self, cited: list[int], area: str) -> Evidence:
-        return Evidence.of([area, *(self._text(n) for n in cited)])
+        return Evidence.of([self.repo, area, *(self._text(n) for n in cited)])
 
     def _area_of(self, claimed: str, cited: list[int]) -> str:
         """The claimed area, unless no cited PR belongs to it: then the area most of them share."""

@@ -139,6 +139,7 @@ def write_llm_digest(
             evidence,
             instructions,
             lower_case_words(evidence.values()),
+            str(context["repo"]),
         )
         themes, authored, why_not = _verified_themes(context, outcomes, verifier)
         if planned and not authored:
@@ -339,7 +340,9 @@ def _verified_themes(
     for name in split & authored:  # parts were themed apart: the broadest themes first
         found[name] = sorted(found[name], key=lambda t: -len(t.prs))
     # prdigest's own themes are checked too, but they are not the model's claims
-    own = Verifier(verifier.texts, verifier.areas, verifier.evidence, "", verifier.vocabulary)
+    own = Verifier(
+        verifier.texts, verifier.areas, verifier.evidence, "", verifier.vocabulary, verifier.repo
+    )
     for area in context.get("areas", []):
         name = str(area["name"])
         if name in authored:
