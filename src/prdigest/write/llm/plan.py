@@ -286,8 +286,3 @@ def takeaway_request(
         messages,
         params_for("digest_takeaway", takeaway_schema(), TAKEAWAY_OUTPUT, temperature),
     )
-
-
-def request_tokens(request: Request) -> int:
-    """Prompt plus the answer room: what must fit in the context window."""
-    return request.prompt_tokens + int(request.params.get("max_tokens", 0))

@@ -154,7 +154,7 @@ def write_llm_digest(
     finally:
         runner.close()
         usage.seconds = time.monotonic() - started
-        if runner.opened:
+        if runner.opened and (usage.requests or profile.context):  # learned something
             save_profile(cache, base_url, model, profile)
     if runner.opened:
         notes += runner.client_notes
