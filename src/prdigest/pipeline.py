@@ -284,5 +284,8 @@ def _write(
         from .store.llm_cache import StoredReplies
 
         texts = llm.pr_texts(store.merged_between(context["repo"], window.start, window.end))
-        return llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
+        written = llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
+        if written.facts:  # what the LLM run did, in the report and `--format json`
+            context["llm"] = written.facts
+        return written.markdown, written.writer, written.warnings, written.notes
     return write_digest(context), "deterministic", [], []

@@ -1,8 +1,13 @@
 """A fake OpenAI-compatible chat-completions server on 127.0.0.1, for tests and benchmarks.
 
 It is a real HTTP server (http.server in a thread). Replies are scripted:
-`queue` holds one-off replies served first (429, 500, malformed JSON, slow,
-context-length errors), then `responder` answers from the request itself.
+`rules` answer first (a refusal a real server gives for some requests: the
+llama-cpp-python 500 for `json_schema`, a context limit), then `queue` holds
+one-off replies (429, 500, malformed JSON, slow, cut off), then `responder`
+answers from the request itself. A request with `stream: true` is answered
+with server-sent events, a few characters per chunk, the way llama-server
+streams (so a client can hang up on a loop); `GET` and `POST` routes serve
+what a server says about itself (`/props`, `/v1/models`, `/api/show`).
 It counts requests and prompt tokens with the writer's own estimator.
 """
 
@@ -19,6 +24,41 @@ from typing import Any
 
 from prdigest.write.llm.tokens import estimate_messages, estimate_tokens
 
+# Verbatim bodies of real servers (docs/llm.md, "Servers tried"; /work/snap/llm-findings.md).
+LLAMA_CPP_PYTHON_JSON_SCHEMA_500 = (
+    "{\"error\":{\"message\":\"1 validation error:\\n  {'type': 'literal_error', 'loc': "
+    "('body', 'response_format', 'type'), 'msg': \\\"Input should be 'text' or 'json_object'\\\", "
+    "'input': 'json_schema', 'ctx': {'expected': \\\"'text' or 'json_object'\\\"}}\\n\\n  File "
+    '\\"/work/snap/lcp-venv/lib/python3.11/site-packages/llama_cpp/server/app.py\\", line 376, '
+    'in create_chat_completion\\n    POST /v1/chat/completions","type":"internal_server_error",'
+    '"param":null,"code":null}}'
+)
+CONTEXT_REFUSALS = {
+    # llama-server: the prompt alone over the context (n_ctx per slot)
+    "llama-server": (
+        '{{"error":{{"code":400,"message":"request ({asked} tokens) exceeds the available context '
+        'size ({n_ctx} tokens), try increasing it","type":"exceed_context_size_error",'
+        '"n_prompt_tokens":{asked},"n_ctx":{n_ctx}}}}}'
+    ),
+    # llama-cpp-python (and OpenAI's wording): prompt plus max_tokens
+    "llama-cpp-python": (
+        '{{"error":{{"message":"This model\'s maximum context length is {n_ctx} tokens. However, '
+        "you requested {asked} tokens ({prompt} in the messages, {completion} in the completion). "
+        'Please reduce the length of the messages or completion.","type":"invalid_request_error",'
+        '"param":"messages","code":"context_length_exceeded"}}}}'
+    ),
+    "vllm": (
+        '{{"error":{{"message":"This model\'s maximum context length is {n_ctx} tokens. However, '
+        'your request has {asked} input tokens. Please reduce the length of the input messages.",'
+        '"type":"BadRequestError","param":null,"code":400}}}}'
+    ),
+    "openai": (
+        '{{"error":{{"message":"This model\'s maximum context length is {n_ctx} tokens. However, '
+        'your messages resulted in {asked} tokens. Please reduce the length of the messages.",'
+        '"type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}}}'
+    ),
+}
+
 
 @dataclass
 class Reply:
@@ -28,6 +68,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     raw_body: str | None = None  # sent verbatim instead of a completion
+    finish_reason: str = "stop"
+    chunk_delay: float = 0.0  # seconds between streamed chunks
 
 
 @dataclass
@@ -45,7 +87,8 @@ class Prompt:
 
 
 Responder = Callable[[Prompt], str]
-_AREA = re.compile(r"^== area: (.+) \(\d+ of \d+ PRs\)$")
+Rule = Callable[[dict[str, Any]], "Reply | None"]
+_AREA = re.compile(r"^(?:PRs of the area (.+):|== area: (.+) \(\d+ of \d+ PRs\))$")
 _ITEM = re.compile(r"^#(\d+) ")
 
 
@@ -58,7 +101,7 @@ def parse_prompt(body: dict[str, Any]) -> Prompt:
     for line in user.splitlines():
         match = _AREA.match(line)
         if match:
-            current = match.group(1)
+            current = match.group(1) or match.group(2)
             areas.setdefault(current, [])
             continue
         item = _ITEM.match(line)
@@ -67,23 +110,44 @@ def parse_prompt(body: dict[str, Any]) -> Prompt:
     return Prompt(body, system, user, areas)
 
 
+def title_of(line: str) -> str:
+    """The title on a data line: `#17331 Format Arm passes (group 3) | …`."""
+    return re.sub(r"^#\d+ ", "", line).split(" | ")[0].strip()
+
+
+_OPENING = {"add", "adds", "fix", "enable", "use", "support", "introduce", "make", "improve"}
+_JOINING = {"for", "to", "of", "in", "on", "the", "a", "and", "with", "via"}
+
+
+def name_of(title: str) -> str:
+    """A theme name from a title, as a careful model writes one: its leading verbs
+    aside, three words, no joining word last."""
+    words = title.split()
+    while words and (words[0].lower() in _OPENING or words[0].lower() in _JOINING):
+        words = words[1:]
+    words = words[:3]
+    while words and words[-1].lower() in _JOINING:
+        words = words[:-1]
+    return " ".join(words) or title
+
+
 def good_responder(prompt: Prompt) -> str:
-    """A well-behaved model: themes from the data, figures only from a PR's own claim."""
-    if prompt.is_takeaway:
-        return json.dumps(
-            {"takeaway": "Backend work dominated the week, with steady runtime and CI upkeep."}
-        )
+    """A well-behaved model: themes in the words of their PRs' titles, figures only
+    from a PR's own claim."""
+    if prompt.is_takeaway:  # the lead theme, as a takeaway
+        lead = re.search(r"^== (.+?) \(.*\n- (.+?): (.+?)\.?$", prompt.user, re.M)
+        area, name = (lead.group(1), lead.group(2)) if lead else ("Backend", "steady")
+        return json.dumps({"takeaway": f"{area} work led the week, with {name} first."})
     themes = []
     for area, items in prompt.areas.items():
-        numbers = [n for n, _ in items]
-        for start in range(0, min(len(numbers), 6), 3):
-            group = numbers[start : start + 3]
+        for start in range(0, min(len(items), 6), 3):
+            group = items[start : start + 3]
             themes.append(
                 {
                     "area": area,
-                    "name": f"{area.split(':')[-1].strip()} work",
-                    "summary": f"Changes to `{area}` land across {len(group) > 1 and 'several' or 'one'} PRs.",
-                    "prs": group,
+                    "name": name_of(title_of(group[0][1])),
+                    "summary": f"{title_of(group[0][1]).rstrip('.')}.",
+                    "prs": [n for n, _ in group],
                 }
             )
         for number, line in items:  # quote a stated figure, as a good model would
@@ -92,13 +156,50 @@ def good_responder(prompt: Prompt) -> str:
                 themes.append(
                     {
                         "area": area,
-                        "name": "Measured impact",
-                        "summary": f"The change reports {claim.group(1)} in its own measurements.",
+                        "name": name_of(title_of(line)),
+                        "summary": f"{title_of(line).rstrip('.')} reaches {claim.group(1)}.",
                         "prs": [number],
                     }
                 )
                 break
     return json.dumps({"themes": themes})
+
+
+def context_limit(n_ctx: int, style: str = "llama-server") -> Rule:
+    """Refuse, in `style`'s words, a request over `n_ctx` tokens (llama-cpp-python,
+    OpenAI and vLLM count the answer room too)."""
+
+    def rule(body: dict[str, Any]) -> Reply | None:
+        prompt = estimate_messages(body.get("messages", []))
+        completion = int(body.get("max_tokens") or 0)
+        asked = prompt if style == "llama-server" else prompt + completion
+        if asked <= n_ctx:
+            return None
+        text = CONTEXT_REFUSALS[style].format(
+            n_ctx=n_ctx, asked=asked, prompt=prompt, completion=completion
+        )
+        return Reply(status=400, raw_body=text)
+
+    return rule
+
+
+def refuse_format(kind: str, reply: Reply) -> Rule:
+    """Answer every request whose response_format is `kind` ("json_schema",
+    "json_object+schema", "json_object") with `reply`."""
+
+    def rule(body: dict[str, Any]) -> Reply | None:
+        return reply if response_format_of(body) == kind else None
+
+    return rule
+
+
+def response_format_of(body: dict[str, Any]) -> str:
+    fmt = body.get("response_format")
+    if not isinstance(fmt, dict):
+        return "plain"
+    if fmt.get("type") == "json_object" and "schema" in fmt:
+        return "json_object+schema"
+    return str(fmt.get("type"))
 
 
 class FakeLLMServer:
@@ -107,12 +208,16 @@ class FakeLLMServer:
     ) -> None:
         self.responder = responder
         self.report_usage = report_usage
+        self.rules: list[Rule] = []
         self.queue: list[Reply] = []
         self.delay = 0.0  # seconds before every scripted (responder) reply
         self.always: Reply | None = None  # when set, the reply to every request left unscripted
+        self.routes: dict[str, tuple[int, Any]] = {}  # "GET /props" → (status, JSON)
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.prompt_tokens: list[int] = []
+        self.gets: list[str] = []
+        self.hung_up = 0  # streams the client closed before the end
         self.lock = threading.Lock()
         self.in_flight = 0
         self.max_in_flight = 0
@@ -122,9 +227,17 @@ class FakeLLMServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                server.gets.append(self.path)
+                server._route(self, f"GET {self.path}")
+
+            def do_POST(self) -> None:  # noqa: N802
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
+                if not self.path.endswith("/chat/completions"):
+                    server.gets.append(self.path)
+                    server._route(self, f"POST {self.path}")
+                    return
                 server.headers.append(dict(self.headers.items()))
                 server._serve(self, body)
 
@@ -148,11 +261,17 @@ class FakeLLMServer:
         self.httpd.shutdown()
         self.httpd.server_close()
 
+    def _route(self, handler: BaseHTTPRequestHandler, key: str) -> None:
+        status, data = self.routes.get(key, (404, {"error": "not found"}))
+        _send_json(handler, status, json.dumps(data), {})
+
     def _serve(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         with self.lock:
             self.requests.append(body)
             self.prompt_tokens.append(estimate_messages(body.get("messages", [])))
-            reply = self.queue.pop(0) if self.queue else self.always
+            reply = next((r for rule in self.rules if (r := rule(body)) is not None), None)
+            if reply is None:
+                reply = self.queue.pop(0) if self.queue else self.always
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
@@ -162,42 +281,88 @@ class FakeLLMServer:
                 time.sleep(reply.delay)
             self._send(handler, body, reply)
         except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up (a timeout test)
+            with self.lock:
+                self.hung_up += 1  # the client gave up (a timeout, a loop cut short)
         finally:
             with self.lock:
                 self.in_flight -= 1
 
     def _send(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], reply: Reply) -> None:
         if reply.raw_body is not None:
-            payload = reply.raw_body
-        elif reply.status != 200:
-            payload = json.dumps(
-                {"error": {"message": reply.error or "error", "type": "invalid_request_error"}}
-            )
-        else:
-            data: dict[str, Any] = {
-                "id": "fake",
-                "object": "chat.completion",
-                "model": body.get("model"),
-                "choices": [
-                    {
-                        "index": 0,
-                        "finish_reason": "stop",
-                        "message": {"role": "assistant", "content": reply.content},
-                    }
-                ],
-            }
-            if self.report_usage:
-                data["usage"] = {
-                    "prompt_tokens": estimate_messages(body.get("messages", [])),
-                    "completion_tokens": estimate_tokens(reply.content or ""),
+            _send_json(handler, reply.status, reply.raw_body, reply.headers)
+            return
+        if reply.status != 200:
+            error = {"error": {"message": reply.error or "error", "type": "invalid_request_error"}}
+            _send_json(handler, reply.status, json.dumps(error), reply.headers)
+            return
+        content = reply.content or ""
+        usage = {
+            "prompt_tokens": estimate_messages(body.get("messages", [])),
+            "completion_tokens": estimate_tokens(content),
+        }
+        if body.get("stream"):
+            self._stream(handler, body, reply, content, usage)
+            return
+        if reply.chunk_delay:  # the same slow generation, answered at its end
+            time.sleep(reply.chunk_delay * (len(content) // 8 + 1))
+        data: dict[str, Any] = {
+            "id": "fake",
+            "object": "chat.completion",
+            "model": body.get("model"),
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": reply.finish_reason,
+                    "message": {"role": "assistant", "content": content},
                 }
-            payload = json.dumps(data)
-        encoded = payload.encode("utf-8")
-        handler.send_response(reply.status)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(encoded)))
+            ],
+        }
+        if self.report_usage:
+            data["usage"] = usage
+        _send_json(handler, 200, json.dumps(data), reply.headers)
+
+    def _stream(
+        self,
+        handler: BaseHTTPRequestHandler,
+        body: dict[str, Any],
+        reply: Reply,
+        content: str,
+        usage: dict[str, int],
+    ) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
         for key, value in reply.headers.items():
             handler.send_header(key, value)
         handler.end_headers()
-        handler.wfile.write(encoded)
+
+        def event(data: dict[str, Any]) -> None:
+            handler.wfile.write(f"data: {json.dumps(data)}\n\n".encode())
+            handler.wfile.flush()
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+            choice = {"index": 0, "delta": delta, "finish_reason": finish}
+            return {"object": "chat.completion.chunk", "choices": [choice]}
+
+        event(chunk({"role": "assistant", "content": None}))
+        for start in range(0, len(content), 8):
+            if reply.chunk_delay:
+                time.sleep(reply.chunk_delay)
+            event(chunk({"content": content[start : start + 8]}))
+        event(chunk({}, reply.finish_reason))
+        if self.report_usage and (body.get("stream_options") or {}).get("include_usage"):
+            event({"object": "chat.completion.chunk", "choices": [], "usage": usage})
+        handler.wfile.write(b"data: [DONE]\n\n")
+        handler.wfile.flush()
+
+
+def _send_json(
+    handler: BaseHTTPRequestHandler, status: int, payload: str, headers: dict[str, str]
+) -> None:
+    encoded = payload.encode("utf-8")
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(encoded)))
+    for key, value in headers.items():
+        handler.send_header(key, value)
+    handler.end_headers()
+    handler.wfile.write(encoded)

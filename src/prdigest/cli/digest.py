@@ -84,6 +84,13 @@ SINCE_HELP = (
     help="Token budget of one request, prompt and answer (default 8192).",
 )
 @click.option(
+    "--llm-timeout",
+    "llm_timeout",
+    type=click.FloatRange(min=0.01),
+    metavar="SECONDS",
+    help="Seconds to wait for one LLM answer (default: from the server's measured speed).",
+)
+@click.option(
     "--strict",
     "llm_strict",
     is_flag=True,

@@ -2,6 +2,9 @@
 
 The writer keys and reads replies; where they are kept is the caller's business
 (the pipeline hands over the store's `StoredReplies`, a test may hand an in-memory one).
+What the writer learns about a server (`profile.py`) is kept there too, under its
+own key. A request's parameters name the answer's schema, not the
+`response_format` the server is asked with: a reply is the same reply on any rung.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ...models import CachedReply
 
-CACHE_VERSION = 1  # bump when the meaning of a cached reply changes
+CACHE_VERSION = 2  # bump when the meaning of a cached reply changes
 
 
 def normalise_base_url(base_url: str) -> str:
@@ -38,6 +41,15 @@ def request_key(
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def profile_key(base_url: str, model: str) -> str:
+    """Where what was learned about a server and model is kept (`profile.py`)."""
+    canonical = json.dumps(
+        {"v": CACHE_VERSION, "profile": normalise_base_url(base_url), "model": model},
+        sort_keys=True,
     )
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

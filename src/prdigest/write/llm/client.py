@@ -1,19 +1,28 @@
 """A small client for OpenAI-compatible `POST {base_url}/chat/completions`.
 
-It retries what is worth retrying (429 honouring `Retry-After`, 5xx, timeouts)
-with backoff, tells a context-length refusal apart from other errors, and
-turns a reply into a JSON object, repairing the harmless defects small models
-produce (code fences, prose around the object, trailing commas). The API key
-is sent in a header and never appears in an error message.
+- The `response_format` ladder (`profile.LADDER`): a server that refuses a
+  format, with any status, is asked the same request on the next rung at
+  once, and the profile remembers the rung for every later request and run.
+- Streaming, so a looping answer is cut early (`stream.py`); a server that
+  refuses to stream is asked without.
+- Retries what is worth retrying (429 honouring `Retry-After`, 408, 5xx,
+  timeouts) with backoff; each request's timeout follows the server's
+  measured speed unless `--llm-timeout` fixes it.
+- A context refusal is raised with the size the server gave; a request that
+  still fails after its retries raises `RequestFailed`, which costs only that
+  request's areas.
+
+The API key is sent in a header and never appears in an error message.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -22,15 +31,13 @@ import httpx
 
 from ...errors import LLMError
 from ...timeutil import now
+from .probe import ServerFacts, probe_server
+from .profile import LADDER, ServerProfile, measured_speeds
+from .refusals import Refusal, classify
+from .stream import Progress, RawReply, StreamError, read_reply
 from .tokens import estimate_messages, estimate_tokens
 
 MAX_RETRY_AFTER = 60.0  # never sleep longer than this on one Retry-After
-_FORMAT = re.compile(r"response_format|json_schema|json_object", re.IGNORECASE)
-_CONTEXT_LENGTH = re.compile(
-    r"context[_ ]length|maximum context|context window|too many tokens|prompt is too long"
-    r"|exceeds? (the )?(model'?s? )?(max|context)",
-    re.IGNORECASE,
-)
 
 
 class LLMUnreachable(LLMError):
@@ -40,13 +47,32 @@ class LLMUnreachable(LLMError):
 class ContextLengthError(LLMError):
     """The server refused the prompt as longer than the model's context."""
 
+    def __init__(self, message: str, hint: str, context: int | None, asked: int | None) -> None:
+        super().__init__(message, hint)
+        self.context = context
+        self.asked = asked
 
-class UnsupportedFormat(LLMError):
-    """The server does not accept this `response_format`."""
+
+class RequestFailed(LLMError):
+    """One request failed after its retries (timeouts, server errors): only its areas lose."""
+
+    def __init__(self, message: str, hint: str, reason: str) -> None:
+        super().__init__(message, hint)
+        self.reason = reason
 
 
 class InvalidReply(LLMError):
     """The reply was not a JSON object we could repair."""
+
+
+class _Crowded(Exception):
+    """An empty answer while another request was in flight."""
+
+
+class _Refused(Exception):
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.text)
+        self.refusal = refusal
 
 
 @dataclass(frozen=True)
@@ -55,6 +81,8 @@ class Completion:
     prompt_tokens: int
     completion_tokens: int
     exact_usage: bool  # True when the server reported `usage`
+    finish_reason: str = "stop"  # "stop", "length", or "loop" (we hung up on a loop)
+    seconds: float = 0.0
 
 
 @dataclass
@@ -62,130 +90,232 @@ class ClientSettings:
     base_url: str
     model: str
     api_key: str | None = None
-    timeout: float = 120.0
+    timeout: float | None = None  # None: from the server's measured speed
     max_retries: int = 3
     backoff: float = 1.0  # first backoff in seconds; doubles each retry
     concurrency: int = 2
+
+
+def request_body(
+    model: str, messages: list[dict[str, str]], params: dict[str, Any], rung: int, stream: bool
+) -> dict[str, Any]:
+    """The body sent on a rung of the ladder; `params` name the answer's schema. Below
+    the rungs that enforce the schema, the system message spells it out."""
+    answer = params.get("json_schema")
+    if answer and LADDER[rung] in ("json_object", "plain"):
+        messages = [dict(m) for m in messages]
+        messages[0]["content"] += (
+            "\nAnswer with one JSON object, and nothing else, valid against this JSON schema: "
+            + json.dumps(answer["schema"], separators=(",", ":"))
+        )
+    body: dict[str, Any] = {"model": model, "messages": messages}
+    body.update({k: v for k, v in params.items() if k != "json_schema"})
+    if answer and LADDER[rung] == "json_schema":
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": answer["name"], "schema": answer["schema"], "strict": True},
+        }
+    elif answer and LADDER[rung] == "json_object+schema":
+        body["response_format"] = {"type": "json_object", "schema": answer["schema"]}
+    elif answer and LADDER[rung] == "json_object":
+        body["response_format"] = {"type": "json_object"}
+    if stream:
+        body["stream"] = True
+        body["stream_options"] = {"include_usage": True}
+    return body
 
 
 class LLMClient:
     def __init__(
         self,
         settings: ClientSettings,
+        profile: ServerProfile | None = None,
         *,
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.settings = settings
+        self.profile = profile or ServerProfile()
+        self.failed: Counter[str] = Counter()  # attempts that got no answer, by reason
+        self.stepped: list[str] = []  # what the ladder learned, for the run's notes
         self._sleep = sleep
+        self._lock = threading.Lock()
         self._slots = threading.Semaphore(max(1, settings.concurrency))
+        self._one = threading.Lock()  # for a server that serves one request at a time
+        self._busy = 0  # requests in flight
+        self._idle = threading.Condition(self._lock)
         headers = {"Content-Type": "application/json"}
         if settings.api_key:
             headers["Authorization"] = f"Bearer {settings.api_key}"
         self._http = httpx.Client(
-            base_url=settings.base_url.rstrip("/"),
-            headers=headers,
-            timeout=httpx.Timeout(settings.timeout, connect=min(10.0, settings.timeout)),
-            transport=transport,
+            base_url=settings.base_url.rstrip("/"), headers=headers, transport=transport
         )
 
     def close(self) -> None:
         self._http.close()
 
-    def complete(self, messages: list[dict[str, str]], params: dict[str, Any]) -> Completion:
-        """One chat completion, with retries; at most `concurrency` run at once."""
-        body = {"model": self.settings.model, "messages": messages, **params}
-        with self._slots:
-            try:
-                response = self._post_with_retries(body)
-            except UnsupportedFormat:
-                # Servers without JSON-schema support: ask for a JSON object, then plain text
-                # (the prompt asks for JSON, and replies are parsed and validated either way).
-                body["response_format"] = {"type": "json_object"}
-                try:
-                    response = self._post_with_retries(body)
-                except UnsupportedFormat:
-                    del body["response_format"]
-                    response = self._post_with_retries(body)
-        return _completion(response, messages)
+    def probe(self) -> ServerFacts:
+        return probe_server(self._http, self.settings.base_url, self.settings.model)
 
-    def _post_with_retries(self, body: dict[str, Any]) -> dict[str, Any]:
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        params: dict[str, Any],
+        progress: Progress | None = None,
+    ) -> Completion:
+        """One chat completion on the profile's rung, stepping down the ladder on a
+        format refusal; at most `concurrency` run at once."""
+        with self._slots:
+            while True:
+                rung, stream = self.profile.rung, self.profile.stream
+                body = request_body(self.settings.model, messages, params, rung, stream)
+                one_at_a_time = self._one if self.profile.slots == 1 else nullcontext()
+                try:
+                    with one_at_a_time, self._in_flight():
+                        raw = self._post_with_retries(body, messages, params, progress)
+                except _Refused as exc:
+                    self._learn(exc.refusal, rung, stream)
+                    continue
+                except _Crowded:
+                    # llama-cpp-python answers a second request at once, empty: it serves
+                    # one at a time, and the profile says so from now on
+                    self.profile.slots = 1
+                    self._note("the server answered empty while busy; asking one at a time")
+                    with self._idle:  # let what is in flight finish first
+                        self._idle.wait_for(lambda: self._busy == 0)
+                    continue
+                return self._completion(raw, messages)
+
+    @contextmanager
+    def _in_flight(self) -> Iterator[None]:
+        with self._lock:
+            self._busy += 1
+        try:
+            yield
+        finally:
+            with self._idle:
+                self._busy -= 1
+                self._idle.notify_all()
+
+    def _learn(self, refusal: Refusal, rung: int, stream: bool) -> None:
+        if refusal.kind == "stream":
+            self.profile.stream = False
+            self._note(f"the server does not stream ({refusal.text[:120]}); asking without")
+            return
+        if not self.profile.step_down(rung):
+            raise LLMError(
+                f"the LLM server refused every response_format, plain text included: {refusal.text}",
+                "check the server's logs, or use --writer deterministic",
+            )
+        self._note(
+            f"the server refused response_format {LADDER[rung]} ({refusal.text[:160]}); "
+            f"using {self.profile.format_name} from now on"
+        )
+
+    def _note(self, message: str) -> None:
+        with self._lock:
+            if message not in self.stepped:
+                self.stepped.append(message)
+
+    def _post_with_retries(
+        self,
+        body: dict[str, Any],
+        messages: list[dict[str, str]],
+        params: dict[str, Any],
+        progress: Progress | None,
+    ) -> RawReply:
         where = f"{self.settings.base_url.rstrip('/')}/chat/completions"
-        last_problem = "no attempt made"
+        wait = self.settings.timeout or self.profile.timeout(
+            estimate_messages(messages), int(params.get("max_tokens") or 0)
+        )
+        timeout = httpx.Timeout(wait, connect=min(10.0, wait))
+        last_problem, reason = "no attempt made", "failed"
         for attempt in range(self.settings.max_retries + 1):
             delay = self.settings.backoff * (2**attempt)
+            started = time.monotonic()
+            refusal = None
             try:
-                response = self._http.post("/chat/completions", json=body)
+                with self._http.stream(
+                    "POST", "/chat/completions", json=body, timeout=timeout
+                ) as response:
+                    if response.status_code == 200:
+                        raw = read_reply(response, started, progress)
+                        if raw.content.strip() or raw.finish_reason != "stop":
+                            return raw
+                        if self._busy > 1 and self.profile.slots != 1:
+                            raise _Crowded()
+                        refusal = Refusal("retry", "an empty answer")
+                    else:
+                        response.read()
+                        refusal = self._classify(response.status_code, response.text, body)
+                        if refusal.kind == "rate":
+                            delay = _retry_after(response, delay)
             except httpx.ConnectError as exc:
                 raise LLMUnreachable(
                     f"cannot connect to the LLM server at {where} ({type(exc).__name__})",
                     "start the server or check --llm-base-url / OPENAI_BASE_URL",
                 ) from None
             except httpx.TimeoutException:
-                last_problem = f"no answer within {self.settings.timeout:g}s"
+                last_problem, reason = f"no answer within {wait:.0f} s", "timed out"
+                self._count(reason)
+            except StreamError as exc:
+                refusal = self._classify(exc.status, exc.text, body)
             except httpx.HTTPError as exc:
-                last_problem = f"{type(exc).__name__}: {exc}"
-            else:
-                status = response.status_code
-                if status == 200:
-                    return _json_body(response, where)
-                text = _error_text(response)
-                if _CONTEXT_LENGTH.search(text) and status in (400, 413, 422, 500):
-                    raise ContextLengthError(
-                        f"the LLM server refused a prompt as too long for the model: {text[:200]}",
-                        "lower --llm-context to the model's context size",
-                    )
-                if status in (400, 422) and "response_format" in body and _FORMAT.search(text):
-                    raise UnsupportedFormat(
-                        f"the LLM server rejected response_format: {text[:200]}"
-                    )
-                if status == 429:
-                    last_problem = "rate limited (429)"
-                    delay = _retry_after(response, delay)
-                elif status >= 500:
-                    last_problem = f"server error {status}: {text[:200]}"
-                else:
-                    raise LLMError(
-                        f"the LLM server at {where} answered {status}: {text[:300]}",
-                        "check --llm-model and the server's logs",
-                    )
+                last_problem, reason = f"{type(exc).__name__}: {exc}", "connection error"
+                self._count(reason)
+            if refusal is not None:
+                reason = "rate limited" if refusal.kind == "rate" else "server error"
+                last_problem = f"{reason}: {refusal.text[:200]}"
+                self._count(reason)
             if attempt < self.settings.max_retries:
                 self._sleep(delay)
-        raise LLMError(
+        raise RequestFailed(
             f"the LLM server at {where} failed {self.settings.max_retries + 1} times: {last_problem}",
-            "try again later, raise the server's limits, or use --writer deterministic",
+            "try again later (--llm-timeout gives slow servers longer), or use --writer deterministic",
+            reason,
         )
 
-
-def _json_body(response: httpx.Response, where: str) -> dict[str, Any]:
-    try:
-        data = response.json()
-    except ValueError:
-        raise LLMError(
-            f"the LLM server at {where} answered with something that is not JSON",
-            "check --llm-base-url points at an OpenAI-compatible /v1 endpoint",
-        ) from None
-    if not isinstance(data, dict):
-        raise LLMError(
-            f"the LLM server at {where} answered with unexpected JSON",
-            "check --llm-base-url points at an OpenAI-compatible /v1 endpoint",
+    def _classify(self, status: int, text: str, body: dict[str, Any]) -> Refusal:
+        refusal = classify(
+            status,
+            text,
+            sent_format="response_format" in body,
+            sent_stream=bool(body.get("stream")),
         )
-    return data
-
-
-def _error_text(response: httpx.Response) -> str:
-    try:
-        data = response.json()
-    except ValueError:
-        return response.text.strip()
-    if isinstance(data, dict):
-        error = data.get("error", data)
-        if isinstance(error, dict):
-            return " ".join(
-                str(error.get(k, "")) for k in ("message", "code", "type") if error.get(k)
+        if refusal.kind == "context":
+            self._count("refused as too long")
+            raise ContextLengthError(
+                f"the LLM server refused a prompt as too long for the model: {refusal.text}",
+                "lower --llm-context to the model's context size",
+                refusal.context,
+                refusal.asked,
             )
-        return str(error)
-    return str(data)
+        if refusal.kind in ("format", "stream"):
+            self._count(f"refused {refusal.kind}")
+            raise _Refused(refusal)
+        if refusal.kind == "fatal":
+            raise LLMError(
+                f"the LLM server answered {status}: {refusal.text}",
+                "check --llm-model, the API key and the server's logs",
+            )
+        return refusal
+
+    def _count(self, reason: str) -> None:
+        with self._lock:
+            self.failed[reason] += 1
+
+    def _completion(self, raw: RawReply, messages: list[dict[str, str]]) -> Completion:
+        usage = raw.usage or {}
+        exact = isinstance(usage.get("prompt_tokens"), int)
+        prompt = int(usage["prompt_tokens"]) if exact else estimate_messages(messages)
+        if exact and isinstance(usage.get("completion_tokens"), int):
+            completion = int(usage["completion_tokens"])
+        else:
+            completion = estimate_tokens(raw.content)
+        self.profile.measured(
+            *measured_speeds(raw.timings, prompt, completion, raw.first_token_s, raw.seconds)
+        )
+        return Completion(raw.content, prompt, completion, exact, raw.finish_reason, raw.seconds)
 
 
 def _retry_after(response: httpx.Response, default: float) -> float:
@@ -200,48 +330,3 @@ def _retry_after(response: httpx.Response, default: float) -> float:
         except (TypeError, ValueError):
             return default
     return min(max(seconds, 0.0), MAX_RETRY_AFTER)
-
-
-def _completion(data: dict[str, Any], messages: list[dict[str, str]]) -> Completion:
-    try:
-        content = data["choices"][0]["message"]["content"]
-    except (KeyError, IndexError, TypeError):
-        raise InvalidReply(
-            "the LLM reply has no choices[0].message.content",
-            "check the server speaks the OpenAI chat-completions API",
-        ) from None
-    if not isinstance(content, str):
-        raise InvalidReply("the LLM reply's content is not text", "check the server and model")
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else None
-    if usage and isinstance(usage.get("prompt_tokens"), int):
-        return Completion(
-            content, usage["prompt_tokens"], int(usage.get("completion_tokens") or 0), True
-        )
-    return Completion(content, estimate_messages(messages), estimate_tokens(content), False)
-
-
-_FENCE = re.compile(r"^\s*```(?:json)?\s*\n?(.*?)\n?```\s*$", re.DOTALL)
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
-
-
-def parse_json_object(text: str) -> dict[str, Any]:
-    """The JSON object in a reply, repaired where that cannot change its meaning."""
-    candidates = [text]
-    fenced = _FENCE.match(text)
-    if fenced:
-        candidates.append(fenced.group(1))
-    start, end = text.find("{"), text.rfind("}")
-    if 0 <= start < end:
-        candidates.append(text[start : end + 1])
-    for candidate in list(candidates):
-        candidates.append(_TRAILING_COMMA.sub(r"\1", candidate))
-    for candidate in candidates:
-        try:
-            value = json.loads(candidate)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    raise InvalidReply(
-        "the LLM reply is not a JSON object", "retry, or use a model that follows JSON schemas"
-    )

@@ -8,7 +8,7 @@ never part of an instruction.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +72,12 @@ class PRText:
     labels: tuple[str, ...]
     body: str  # cleaned: what the model is shown the start of
     raw_body: str  # everything: what claims are checked against
+    paths: tuple[str, ...] = ()  # the files it changed: names a sentence may use
+
+    @property
+    def evidence(self) -> str:
+        """Everything a model's sentence citing this PR may rely on."""
+        return "\n".join([self.title, self.raw_body, *self.paths, *self.labels])
 
 
 def pr_texts(prs: Iterable[PullRequest]) -> dict[int, PRText]:
@@ -80,20 +86,26 @@ def pr_texts(prs: Iterable[PullRequest]) -> dict[int, PRText]:
         if pr.number is None:
             continue
         cleaned, raw = clean_body(pr.body), pr.body
+        paths = tuple(f.path for f in pr.files)
         known = out.get(pr.number)
         if known is not None:  # a reland or re-export: keep both texts
             cleaned, raw = f"{known.body}\n{cleaned}".strip(), f"{known.raw_body}\n{raw}"
+            paths = tuple(dict.fromkeys((*known.paths, *paths)))
         out[pr.number] = PRText(
-            pr.number, pr.title, pr.author_name or pr.author, pr.labels, cleaned, raw
+            pr.number, pr.title, pr.author_name or pr.author, pr.labels, cleaned, raw, paths
         )
     return out
 
 
 @dataclass(frozen=True)
 class ItemLimits:
-    text_tokens: int = 24  # the body's opening words
+    text_tokens: int = 16  # the body's opening words
     claim_tokens: int = 20  # each claim sentence
     claims: int = 1
+
+
+FULL_ITEMS = ItemLimits()
+SHORT_ITEMS = ItemLimits(text_tokens=0, claim_tokens=12)  # an area too large for one request
 
 
 def pr_item(number: int, info: dict[str, Any], text: PRText | None, limits: ItemLimits) -> str:
@@ -105,10 +117,10 @@ def pr_item(number: int, info: dict[str, Any], text: PRText | None, limits: Item
     path = _main_path(info.get("top_paths"))
     if path:
         parts.append(f"| {path}")
-    opening = _opening(text, title)
-    if opening:
-        parts.append("| " + trim_tokens(opening, limits.text_tokens))
-    shown = trim_tokens(opening, limits.text_tokens)
+    opening = _opening(text, title) if limits.text_tokens else ""
+    shown = trim_tokens(opening, limits.text_tokens) if opening else ""
+    if shown:
+        parts.append("| " + shown)
     for claim in claim_sentences(text.body if text else "", shown, limits)[: limits.claims]:
         parts.append("| claim: " + claim)
     return " ".join(p for p in parts if p)
@@ -167,3 +179,39 @@ def _main_path(top_paths: Any) -> str:
     elif isinstance(first, list | tuple):
         first = first[0] if first else ""
     return one_line(str(first))
+
+
+def window_prs(context: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The context's PRs by number."""
+    return {int(k): v for k, v in context.get("prs", {}).items() if str(k).isdigit()}
+
+
+def figure_texts(context: dict[str, Any], texts: Mapping[int, PRText]) -> dict[int, str]:
+    """What each PR of the window says, for figures: title, full body, the claims
+    analysis found."""
+    out = {}
+    for number, info in window_prs(context).items():
+        text = texts.get(number)
+        parts = [str(info.get("title", "")), str(info.get("clean_title", ""))]
+        if text is not None:
+            parts += [text.title, text.raw_body]
+        parts += [str(c) for c in info.get("claims") or []]
+        out[number] = "\n".join(p for p in parts if p)
+    return out
+
+
+def evidence_texts(context: dict[str, Any], texts: Mapping[int, PRText]) -> dict[int, str]:
+    """Everything a sentence citing a PR may name: its figure text, changed paths, labels."""
+    out = figure_texts(context, texts)
+    for number, info in window_prs(context).items():
+        text = texts.get(number)
+        extra = [str(p) for p in info.get("top_paths") or [] if isinstance(p, str)]
+        if text is not None:
+            extra += [*text.paths, *text.labels]
+        out[number] = "\n".join([out[number], *extra])
+    return out
+
+
+def lower_case_words(texts: Iterable[str]) -> set[str]:
+    """The words the texts write in lower case: ordinary words, not names."""
+    return {w for text in texts for w in re.findall(r"(?<![A-Za-z])[a-z]+(?![A-Za-z])", text)}

@@ -1,9 +1,14 @@
 """The requests of a digest: per-area "map" requests packed inside the token budget,
 then one "takeaway" request over the verified themes.
 
-Every request, prompt plus the room kept for the answer, fits in
-`context_tokens` by our estimator. Small areas share a request; an area too
-large for one is split into parts whose themes are merged afterwards.
+Every request, prompt plus the room kept for its answer, fits in the budget by
+our estimator. The answer room is what the request asks for: a number of
+themes per area (more for the large areas the digest gives a section, one for
+the rest), each bounded by the answer's JSON schema (at most so many PRs, a
+name and a sentence of bounded length), so a schema-following server cannot
+run past it. An area shares a request with its neighbours while the request
+stays small (`MAX_PRS`, `MAX_THEMES_PER_REQUEST`); an area too large for one
+request is shown shorter, then split into parts whose themes are merged.
 """
 
 from __future__ import annotations
@@ -16,13 +21,18 @@ from typing import Any
 import jinja2
 
 from ...errors import LLMError, TemplateError
-from .inputs import ItemLimits, PRText, pr_item
-from .tokens import estimate_messages, estimate_tokens
+from .inputs import FULL_ITEMS, SHORT_ITEMS, ItemLimits, PRText, pr_item
+from .schemas import takeaway_schema, themes_schema
+from .tokens import estimate_messages
 
-MAX_THEMES = 4
-OUTPUT_BASE = 64  # answer tokens kept per request, plus
-OUTPUT_PER_AREA = 320  # up to four themes of about 80 tokens per area
-TAKEAWAY_OUTPUT = 160
+MAX_THEMES = 4  # themes asked of the largest areas
+SECTION_AREAS = 6  # the areas the digest gives a section of their own (render.MAX_SECTIONS)
+PRS_PER_THEME = 4  # a section area is asked one theme per this many PRs
+MAX_PRS = 24  # PRs one request shows, unless one area alone has more
+MAX_THEMES_PER_REQUEST = 4  # so areas under "Other Areas" (one theme each) share by four
+THEME_TOKENS = 120  # the most one theme can take under the schema (text, JSON, whitespace)
+ANSWER_BASE = 24
+TAKEAWAY_OUTPUT = 140
 _BUILTIN = Path(__file__).parent / "prompts"
 
 
@@ -54,6 +64,9 @@ class AreaPart:
     count: int
     numbers: list[int]
     items: list[str]
+    themes: int = 1  # how many themes the request asks for this area
+    part: str = ""  # "part 2 of 3" when the area is split
+    section: bool = True  # the digest gives it a section of its own
 
     @property
     def shown(self) -> int:
@@ -75,58 +88,36 @@ class Request:
     def numbers(self) -> list[int]:
         return [n for part in self.areas for n in part.numbers]
 
-
-def item_limits(context_tokens: int) -> ItemLimits:
-    if context_tokens >= 8192:
-        return ItemLimits(text_tokens=20, claim_tokens=20, claims=1)
-    if context_tokens >= 4096:
-        return ItemLimits(text_tokens=16, claim_tokens=16, claims=1)
-    return ItemLimits(text_tokens=10, claim_tokens=12, claims=1)
-
-
-def themes_schema(area_names: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {
-            "themes": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "area": {"type": "string", "enum": area_names},
-                        "name": {"type": "string"},
-                        "summary": {"type": "string"},
-                        "prs": {"type": "array", "items": {"type": "integer"}},
-                    },
-                    "required": ["area", "name", "summary", "prs"],
-                    "additionalProperties": False,
-                },
-            }
-        },
-        "required": ["themes"],
-        "additionalProperties": False,
-    }
+    @property
+    def label(self) -> str:
+        """What the request is about, for messages: "the request for Backends: Arm"."""
+        if self.purpose == "takeaway":
+            return "the key-takeaway request"
+        names = [f"{p.name} ({p.part})" if p.part else p.name for p in self.areas]
+        return "the request for " + ", ".join(names)
 
 
-TAKEAWAY_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"takeaway": {"type": "string"}},
-    "required": ["takeaway"],
-    "additionalProperties": False,
-}
+def themes_wanted(index: int, count: int) -> int:
+    """Themes asked of the `index`-th area (by weight) with `count` PRs."""
+    if index >= SECTION_AREAS:
+        return 1  # one line under "Other Areas"
+    return max(1, min(MAX_THEMES, round(count / PRS_PER_THEME)))
 
 
-def _params(
+def params_for(
     schema_name: str, schema: dict[str, Any], max_tokens: int, temperature: float
 ) -> dict[str, Any]:
+    """What a request asks for. The schema is named, not the `response_format`: the
+    client sends it on the server's rung of the ladder (`client.request_body`)."""
     return {
         "temperature": temperature,
         "max_tokens": max_tokens,
-        "response_format": {
-            "type": "json_schema",
-            "json_schema": {"name": schema_name, "schema": schema, "strict": True},
-        },
+        "json_schema": {"name": schema_name, "schema": schema},
     }
+
+
+def answer_tokens(parts: list[AreaPart]) -> int:
+    return ANSWER_BASE + THEME_TOKENS * sum(p.themes for p in parts)
 
 
 class AreaPlanner:
@@ -145,22 +136,19 @@ class AreaPlanner:
         self.env = env
         self.budget = context_tokens
         self.temperature = temperature
-        self.limits = item_limits(context_tokens)
         self.system = render(env, "areas_system.j2", repo=context["repo"], max_themes=MAX_THEMES)
         self.label = str(context.get("window", {}).get("label", ""))
 
     def plan(self) -> list[Request]:
         requests: list[Request] = []
         current: list[AreaPart] = []
-        for area in self.context.get("areas", []):
-            numbers = [int(n) for n in area.get("prs", [])]
-            if not numbers:
-                continue
-            items = [self._item(n) for n in numbers]
-            whole = AreaPart(
-                str(area["name"]), int(area.get("count", len(numbers))), numbers, items
-            )
-            if self._fits([*current, whole]):
+        areas = [a for a in self.context.get("areas", []) if a.get("prs")]
+        for index, area in enumerate(areas):
+            numbers = [int(n) for n in area["prs"]]
+            count = int(area.get("count", len(numbers)))
+            whole = self._part(str(area["name"]), count, numbers, themes_wanted(index, count))
+            whole.section = index < SECTION_AREAS
+            if self._shares([*current, whole]):
                 current.append(whole)
                 continue
             if current:
@@ -169,56 +157,97 @@ class AreaPlanner:
             if self._fits([whole]):
                 current = [whole]
                 continue
-            parts = self._split(whole)
-            requests.extend(self._request([part]) for part in parts[:-1])
-            current = [parts[-1]]
+            short = self._part(whole.name, count, numbers, whole.themes, SHORT_ITEMS)
+            short.section = whole.section
+            if self._fits([short]):
+                current = [short]
+                continue
+            requests.extend(self._request([part]) for part in self._split(short))
         if current:
             requests.append(self._request(current))
         return requests
 
-    def _item(self, number: int) -> str:
+    def split(self, request: Request) -> list[Request] | None:
+        """Two smaller requests doing the work of one whose answer was cut off (or
+        looped), or None when it holds a single PR."""
+        if request.purpose != "areas":
+            return None
+        if len(request.areas) > 1:
+            half = len(request.areas) // 2
+            return [self._request(request.areas[:half]), self._request(request.areas[half:])]
+        (part,) = request.areas
+        if part.shown < 2:
+            return None
+        half = part.shown // 2
+        themes = max(1, part.themes // 2)
+        pieces = [
+            AreaPart(part.name, part.count, part.numbers[:half], part.items[:half], themes),
+            AreaPart(part.name, part.count, part.numbers[half:], part.items[half:], themes),
+        ]
+        for number, piece in enumerate(pieces, 1):
+            piece.part = f"{part.part + ', ' if part.part else ''}half {number}"
+        return [self._request([piece]) for piece in pieces]
+
+    def _part(
+        self,
+        name: str,
+        count: int,
+        numbers: list[int],
+        themes: int,
+        limits: ItemLimits = FULL_ITEMS,
+    ) -> AreaPart:
+        items = [self._item(n, limits) for n in numbers]
+        return AreaPart(name, count, numbers, items, min(themes, len(numbers)))
+
+    def _item(self, number: int, limits: ItemLimits) -> str:
         info = self.context.get("prs", {}).get(str(number), {})
-        line = pr_item(number, info, self.texts.get(number), self.limits)
+        line = pr_item(number, info, self.texts.get(number), limits)
         return line.replace("PR_DATA", "PR-DATA")  # the data cannot forge its own end marker
 
     def _split(self, whole: AreaPart) -> list[AreaPart]:
         parts: list[AreaPart] = []
-        part = AreaPart(whole.name, whole.count, [], [])
+        numbers: list[int] = []
+        items: list[str] = []
         for number, item in zip(whole.numbers, whole.items, strict=True):
-            trial = AreaPart(whole.name, whole.count, [*part.numbers, number], [*part.items, item])
+            trial = AreaPart(whole.name, whole.count, [*numbers, number], [*items, item], 1)
             if self._fits([trial]):
-                part = trial
+                numbers, items = trial.numbers, trial.items
                 continue
-            if not part.items:
+            if not numbers or not self._fits([AreaPart(whole.name, whole.count, [number], [item])]):
                 raise LLMError(
                     f"--llm-context {self.budget} cannot hold even one PR (#{number}) with the instructions",
                     "raise --llm-context (2048 or more)",
                 )
-            parts.append(part)
-            part = AreaPart(whole.name, whole.count, [number], [item])
-            if not self._fits([part]):
-                raise LLMError(
-                    f"--llm-context {self.budget} cannot hold even one PR (#{number}) with the instructions",
-                    "raise --llm-context (2048 or more)",
-                )
-        parts.append(part)
+            parts.append(AreaPart(whole.name, whole.count, numbers, items, 1))
+            numbers, items = [number], [item]
+        parts.append(AreaPart(whole.name, whole.count, numbers, items, 1))
+        for index, part in enumerate(parts, 1):
+            part.part = f"part {index} of {len(parts)}"
         return parts
 
+    def _shares(self, parts: list[AreaPart]) -> bool:
+        """Whether the areas may go in one request: an area with a section of its own is
+        asked alone (a small model writes one area best), the others share while the
+        request stays small; all within the budget."""
+        if len(parts) > 1 and (
+            any(p.section for p in parts)
+            or sum(p.shown for p in parts) > MAX_PRS
+            or sum(p.themes for p in parts) > MAX_THEMES_PER_REQUEST
+        ):
+            return False
+        return self._fits(parts)
+
     def _fits(self, parts: list[AreaPart]) -> bool:
-        return self._request(parts).prompt_tokens + _max_tokens(len(parts)) <= self.budget
+        return self._request(parts).prompt_tokens + answer_tokens(parts) <= self.budget
 
     def _request(self, parts: list[AreaPart]) -> Request:
-        user = render(self.env, "areas_user.j2", label=self.label, areas=parts)
-        names = sorted({p.name for p in parts})
-        params = _params(
-            "digest_themes", themes_schema(names), _max_tokens(len(parts)), self.temperature
+        user = render(
+            self.env, "areas_user.j2", repo=self.context["repo"], label=self.label, areas=parts
         )
         messages = [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
+        schema = themes_schema([p.name for p in parts], [p.numbers for p in parts], parts)
+        params = params_for("digest_themes", schema, answer_tokens(parts), self.temperature)
         return Request("areas", messages, params, list(parts))
-
-
-def _max_tokens(area_count: int) -> int:
-    return OUTPUT_BASE + OUTPUT_PER_AREA * area_count
 
 
 def takeaway_request(
@@ -228,13 +257,21 @@ def takeaway_request(
     context_tokens: int,
     temperature: float,
 ) -> Request:
-    """The closing request: statistics and verified themes only, no PR text."""
+    """The closing request: statistics and verified themes only, no PR text.
+    (`news`, when the analysis gives one, is passed to the template as it is.)"""
     system = render(env, "takeaways_system.j2", repo=context["repo"])
     label = str(context.get("window", {}).get("label", ""))
     total = int(context.get("counts", {}).get("prs", 0))
     shown = list(areas)
     while True:
-        user = render(env, "takeaways_user.j2", label=label, total=total, areas=shown)
+        user = render(
+            env,
+            "takeaways_user.j2",
+            label=label,
+            total=total,
+            areas=shown,
+            news=context.get("news"),
+        )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         if estimate_messages(messages) + TAKEAWAY_OUTPUT <= context_tokens or len(shown) <= 1:
             break
@@ -247,20 +284,5 @@ def takeaway_request(
     return Request(
         "takeaway",
         messages,
-        _params("digest_takeaway", TAKEAWAY_SCHEMA, TAKEAWAY_OUTPUT, temperature),
+        params_for("digest_takeaway", takeaway_schema(), TAKEAWAY_OUTPUT, temperature),
     )
-
-
-def request_tokens(request: Request) -> int:
-    """Prompt plus the answer room: what must fit in the context window."""
-    return request.prompt_tokens + int(request.params.get("max_tokens", 0))
-
-
-__all__ = [
-    "AreaPlanner",
-    "Request",
-    "takeaway_request",
-    "template_env",
-    "request_tokens",
-    "estimate_tokens",
-]

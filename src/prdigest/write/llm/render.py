@@ -1,18 +1,46 @@
 """Markdown of an LLM digest. Counts and the order of areas come from the context;
-only theme names, summaries and the takeaway's prose come from the model (verified)."""
+only theme names, summaries and the takeaway's prose come from the model (verified).
+
+The title says "AI Analysis" only when the model wrote the key takeaway and most
+sections; a section whose themes are prdigest's own says so and why, and the
+closing line says how many sections the model wrote.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import pr_url
-from .verify import Tally, Theme, extract_figures, figure_in_text
+from .tally import Tally
+from .verify import Theme, extract_figures, figure_in_text
 
 MAX_SECTIONS = 6
 MAX_BULLETS = 4
 MAX_CITATIONS = 4
 TOP_AREAS_IN_TAKEAWAY = 4
+
+
+@dataclass(frozen=True)
+class Authorship:
+    """Who wrote what: the areas whose themes are the model's, why the others'
+    are prdigest's own, and whether the key takeaway is the model's."""
+
+    model_areas: frozenset[str] = frozenset()
+    why_not: Mapping[str, str] = field(default_factory=dict)
+    takeaway: bool = False
+
+
+@dataclass(frozen=True)
+class Rendered:
+    markdown: str
+    sections: int
+    model_sections: int
+
+    @property
+    def ai(self) -> bool:
+        return self.markdown.startswith("# AI Analysis")
 
 
 def render_digest(
@@ -21,36 +49,57 @@ def render_digest(
     takeaway: str,
     texts: Mapping[int, str],
     tally: Tally,
-) -> str:
+    authorship: Authorship,
+) -> Rendered:
     repo = context["repo"]
     label = context.get("window", {}).get("label", "")
     areas = [a for a in context.get("areas", []) if int(a.get("count", 0)) > 0]
-    lines = [f"# AI Analysis of Pull Requests for {repo} during {label}", "", "### Key Takeaways"]
-    lines += [_takeaway(takeaway, context, areas), ""]
+    shown, rest = areas[:MAX_SECTIONS], areas[MAX_SECTIONS:]
+    by_model = [str(a["name"]) in authorship.model_areas for a in shown]
+    if rest:
+        rest_by_model = [str(a["name"]) in authorship.model_areas for a in rest]
+        by_model.append(2 * sum(rest_by_model) >= len(rest))
+    written, total = sum(by_model), len(by_model)
+    ai = authorship.takeaway and 2 * written > total
+    title = f"{'AI ' if ai else ''}Analysis of Pull Requests for {repo} during {label}"
+    lines = [f"# {title}", "", "### Key Takeaways", _takeaway(takeaway, context, areas), ""]
     if areas:
         lines += ["---", ""]
-    for index, area in enumerate(areas[:MAX_SECTIONS], 1):
-        lines.append(f"### {index}. {area['name']}")
-        lines.append(f"_{_count_phrase(area)}_")
-        lines.append("")
-        bullets = themes.get(str(area["name"]), [])[:MAX_BULLETS]
+    for index, area in enumerate(shown, 1):
+        name = str(area["name"])
+        lines += [f"### {index}. {name}", f"_{_count_phrase(area)}_", ""]
+        if name not in authorship.model_areas:
+            lines += [f"_Themes from prdigest's analysis: {_why(authorship, name)}._", ""]
+        bullets = themes.get(name, [])[:MAX_BULLETS]
         lines += [_bullet(repo, theme, texts) for theme in bullets]
         if not bullets:
             lines.append(
                 "*   No summary of this area passed verification; its PRs are counted above."
             )
         lines.append("")
-    rest = areas[MAX_SECTIONS:]
     if rest:
         lines += [f"### {MAX_SECTIONS + 1}. Other Areas", ""]
         for area in rest:
-            lines.append(f"*   {area['name']} ({_count_phrase(area)})")
-            for theme in themes.get(str(area["name"]), [])[:1]:
+            name = str(area["name"])
+            own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
+            lines.append(f"*   {name} ({_count_phrase(area)}{own})")
+            for theme in themes.get(name, [])[:1]:
                 lines.append("    " + _bullet(repo, theme, texts))
         lines.append("")
     lines += _also(context)
-    lines += ["---", "", tally.closing_line(), ""]
-    return "\n".join(lines)
+    lines += ["---", "", _closing(written, total, authorship.takeaway, tally), ""]
+    return Rendered("\n".join(lines), total, written)
+
+
+def _why(authorship: Authorship, area: str) -> str:
+    return authorship.why_not.get(area, "none of the model's themes for it passed verification")
+
+
+def _closing(written: int, total: int, takeaway: bool, tally: Tally) -> str:
+    who = f"The model wrote {written} of {total} section{'s' * (total != 1)}"
+    if takeaway:
+        who += " and the key takeaway"
+    return f"_{who}; {tally.summary()}._"
 
 
 def _takeaway(prose: str, context: dict[str, Any], areas: list[dict[str, Any]]) -> str:

@@ -25,7 +25,7 @@ class LLMSettings:
     api_key: str | None = None
     context_tokens: int = DEFAULT_CONTEXT
     concurrency: int = 2
-    timeout: float = 120.0
+    timeout: float | None = None  # seconds per request; None: from the server's measured speed
     max_retries: int = 3
     backoff: float = 1.0
     temperature: float = 0.0
@@ -98,7 +98,7 @@ def resolve_settings(config: Config, options: dict[str, Any]) -> LLMSettings:
         concurrency=number(
             pick("llm_concurrency", None, "concurrency"), "llm concurrency", int, 2, 1
         ),
-        timeout=number(pick("llm_timeout", None, "timeout"), "llm timeout", float, 120.0, 0.01),
+        timeout=number(pick("llm_timeout", None, "timeout"), "llm timeout", float, None, 0.01),
         max_retries=number(
             pick("llm_max_retries", None, "max_retries"), "llm max_retries", int, 3, 0
         ),

@@ -1,40 +1,74 @@
-"""Requests, cache hits and tokens of one LLM digest, for the closing summary."""
+"""Requests, cache hits, tokens, failures and time of one LLM digest, for the closing
+summary and `--format json`."""
 
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from .client import Completion
 
 
 @dataclass
 class Usage:
-    requests: int = 0
+    requests: int = 0  # answers received
     cached: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     saved_tokens: int = 0
     exact: bool = True
-    largest_request: int = 0
+    largest_prompt: int = 0
+    split: int = 0  # requests split in two after a cut-off answer
+    seconds: float = 0.0
+    failed: Counter[str] = field(default_factory=Counter)  # attempts without an answer, by reason
+    lost_requests: list[str] = field(default_factory=list)  # "the request for X: timed out"
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def sent(self, completion: Completion, estimated_prompt: int) -> None:
+    def sent(self, completion: Completion) -> None:
         with self._lock:
             self.requests += 1
             self.prompt_tokens += completion.prompt_tokens
             self.completion_tokens += completion.completion_tokens
             self.exact = self.exact and completion.exact_usage
-            self.largest_request = max(self.largest_request, estimated_prompt)
+            self.largest_prompt = max(self.largest_prompt, completion.prompt_tokens)
+            if completion.finish_reason in ("length", "loop"):
+                self.failed["cut off" if completion.finish_reason == "length" else "looped"] += 1
+
+    def lost(self, label: str, reason: str) -> None:
+        with self._lock:
+            self.lost_requests.append(f"{label}: {reason}")
+
+    @property
+    def attempted(self) -> bool:
+        return bool(self.requests or self.cached or self.failed)
 
     def summary(self, model: str) -> str:
         how = "reported by the server" if self.exact and self.requests else "estimated"
-        text = (
-            f"LLM {model}: {self.requests} request{'s' * (self.requests != 1)}, {self.cached} from cache; "
-            f"{self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion tokens ({how})"
+        text = f"LLM {model}: {self.requests} request{'s' * (self.requests != 1)}"
+        if self.failed:
+            text += " (" + ", ".join(f"{n} {why}" for why, n in self.failed.most_common()) + ")"
+        text += (
+            f", {self.cached} from cache; {self.prompt_tokens:,} prompt + "
+            f"{self.completion_tokens:,} completion tokens ({how})"
         )
         if self.requests:
-            text += f"; largest prompt {self.largest_request:,} tokens"
+            text += f"; largest prompt {self.largest_prompt:,} tokens"
         if self.cached:
             text += f"; {self.saved_tokens:,} tokens saved by the cache"
-        return text
+        return text + f"; {self.seconds:.1f} s"
+
+    def facts(self) -> dict[str, Any]:
+        return {
+            "requests": self.requests,
+            "cached": self.cached,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "tokens_exact": self.exact,
+            "largest_prompt": self.largest_prompt,
+            "failed_attempts": dict(sorted(self.failed.items())),
+            "split": self.split,
+            "lost": list(self.lost_requests),
+            "seconds": round(self.seconds, 1),
+        }

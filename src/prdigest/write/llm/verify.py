@@ -1,19 +1,36 @@
 """Verification of what a model wrote, against the PRs of the window.
 
 A citation must name a PR of the window, in the section's area (a theme whose
-PRs all belong to another area is moved there). A figure (`1.4x`, `15%`,
-`O(N)`, `264s`, any number of two digits or more) must appear in the text of a
-PR cited beside it; when it appears in another PR of the same area, that PR
-is cited too (a repaired citation), otherwise the sentence is dropped.
-Sentences carrying links, HTML or Markdown structure are dropped as well:
-the model has no business writing them, and PR text may try to smuggle them.
+PRs all belong to another area is moved there); a theme citing nothing goes.
+A figure (`1.4x`, `15%`, `O(N)`, `264s`, any number of two digits or more)
+must appear in the text of a PR cited beside it, and so must every named
+thing (code symbols, CamelCase and snake_case names, acronyms, product and
+model names: `grounding.py`); when another PR of the same area states it,
+that PR is cited too (a repaired citation), otherwise the sentence is dropped.
+So is a sentence most of whose words the cited PRs never use, one that is
+punctuation or JSON debris, one copied from the prompt, one said twice, and one
+carrying links, HTML or Markdown: the model has no business writing them, and
+PR text may try to smuggle them. A theme name that fails is replaced by the
+first name its published sentence uses, or the theme goes.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from . import tally
+from .grounding import (
+    Evidence,
+    content_words,
+    copies_prompt,
+    is_debris,
+    name_from,
+    named_things,
+    word_support,
+)
+from .tally import Tally
 
 _BIG_O = r"O\((?:[^()]|\([^()]*\))*\)"
 _UNIT = r"(?i:ms|us|µs|ns|secs?|seconds?|s|mins?|minutes?|h|hrs?|hours?|[kmgt]i?b|[kmb]|x|×)"
@@ -29,6 +46,8 @@ _PR_REF = re.compile(
 _UNSAFE = re.compile(r"https?://|www\.|<[a-zA-Z/!][^>]*>|\]\(|^\s*#|\n\s*#|!\[", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'*])")
 _CITATION = re.compile(r"\[PR#(\d+)\]\((https?://[^)]+)\)")
+MIN_WORD_SUPPORT = 0.66  # of a sentence's content words, in its PRs' text
+MIN_FREE_TEXT_SUPPORT = 0.5  # of a takeaway's, in the themes it draws from (it sums them up)
 
 
 def extract_figures(text: str) -> list[str]:
@@ -92,38 +111,34 @@ class Theme:
     prs: list[int]
 
 
-@dataclass
-class Tally:
-    citations: int = 0
-    figures: int = 0
-    dropped: int = 0
-    repaired: int = 0
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def checked(self) -> int:
-        return self.citations + self.figures
-
-    def summary(self) -> str:
-        repaired = (
-            f", {self.repaired} citation{'s' * (self.repaired != 1)} repaired"
-            if self.repaired
-            else ""
-        )
-        return (
-            f"{self.checked} claims checked against the PRs of the window "
-            f"({self.citations} citations, {self.figures} figures), {self.dropped} dropped{repaired}"
-        )
-
-    def closing_line(self) -> str:
-        return f"_{self.summary()}._"
-
-
 class Verifier:
-    def __init__(self, texts: Mapping[int, str], areas: Mapping[int, str]) -> None:
-        self.texts = texts  # PR number → everything the PR says (title, body, claims)
-        self.areas = areas  # PR number → its area in this window
+    """Checks themes and free text against the PRs of the window.
+
+    `texts`: PR number → what figures are checked against (title, body, claims);
+    `areas`: PR number → its area; `evidence`: PR number → everything a sentence
+    may name (title, body, paths, labels), `texts` when not given; `prompt`: the
+    instructions the model was given, which it must not copy; `vocabulary`: the
+    words the window writes in lower case (see `grounding.named_things`); `repo`:
+    the repository, which any sentence may name, as it may name its section's area.
+    """
+
+    def __init__(
+        self,
+        texts: Mapping[int, str],
+        areas: Mapping[int, str],
+        evidence: Mapping[int, str] | None = None,
+        prompt: str = "",
+        vocabulary: set[str] | None = None,
+        repo: str = "",
+    ) -> None:
+        self.texts = texts
+        self.areas = areas
+        self.evidence = evidence if evidence is not None else texts
+        self.prompt = prompt
+        self.vocabulary = vocabulary if vocabulary is not None else set()
+        self.repo = repo  # the digest is about it: "ExecuTorch" needs no PR to name it
         self.tally = Tally()
+        self._said: set[tuple[str, str]] = set()
 
     def check_theme(self, theme: Theme) -> Theme | None:
         """The theme as it may be published, or None when nothing of it survives."""
@@ -131,69 +146,171 @@ class Verifier:
         summary = _one_line(theme.summary)
         cited = _dedupe([*theme.prs, *extract_pr_refs(theme.name), *extract_pr_refs(summary)])
         summary = strip_pr_refs(summary)
+        label = name[:60] or "(unnamed)"
+        if not cited:
+            self.tally.drop(tally.NO_CITATION, f"theme {label!r} cites no PR")
+            return None
         kept = []
         for number in cited:
             self.tally.citations += 1
             if number in self.texts:
                 kept.append(number)
             else:
-                self._drop(f"theme {name!r} cites PR #{number}, which is not in the window")
+                self.tally.drop(
+                    tally.NOT_IN_WINDOW,
+                    f"theme {label!r} cites PR #{number}, which is not in the window",
+                )
         if not kept:
             return None
         area = self._area_of(theme.area, kept)
         on_area = [n for n in kept if self.areas.get(n) == area]
         for number in kept:
             if number not in on_area:
-                self.tally.repaired += 1
-                self.tally.problems.append(
-                    f"theme {name!r}: PR #{number} belongs to {self.areas.get(number)!r}, not {area!r}"
+                self.tally.repair(
+                    tally.OTHER_AREA,
+                    f"theme {label!r}: PR #{number} belongs to {self.areas.get(number)!r}, not {area!r}",
                 )
-        if (
-            not name
-            or _UNSAFE.search(name)
-            or not self._figures_supported(name, on_area, area, name)
-        ):
-            self._drop(f"theme name {name!r} is unsafe or states an unsupported figure")
+        if _UNSAFE.search(name):
+            self.tally.drop(tally.MARKUP, f"theme name {label!r} has links or markup")
             return None
         sentences = [s for s in _SENTENCE_END.split(summary) if s.strip()]
-        published = [s for s in sentences if self._sentence_ok(s, on_area, area, name)]
+        published = [s for s in sentences if self._sentence_ok(s, on_area, area, label)]
         if not published:
             return None
-        return Theme(area, name, " ".join(published), on_area)
+        checked = self._checked_name(name, " ".join(published), on_area, area, label)
+        if not checked:
+            return None
+        return Theme(area, checked, " ".join(published), on_area)
 
     def check_free_text(self, text: str, sources: Iterable[str], what: str) -> str:
-        """Prose that cites nothing (the key takeaway): its figures must come from `sources`."""
+        """Prose that cites nothing (the key takeaway): its figures and names must come
+        from `sources`."""
         pool = "\n".join(sources)
+        evidence = Evidence.of([pool])
         kept = []
         for sentence in (s for s in _SENTENCE_END.split(_one_line(text)) if s.strip()):
             refs = extract_pr_refs(sentence)
             self.tally.citations += len(refs)
-            if refs or _UNSAFE.search(sentence):
-                self._drop(f"{what}: a sentence with PR references or markup was dropped")
+            if refs:
+                self.tally.drop(tally.PR_NUMBERS, f"{what}: a sentence with PR numbers was dropped")
+                continue
+            if not self._prose(sentence, what):
                 continue
             figures = extract_figures(sentence)
             self.tally.figures += len(figures)
             missing = [f for f in figures if not figure_in_text(f, pool)]
             if missing:
-                self._drop(
-                    f"{what}: figure {missing[0]!r} is not in the verified themes", len(missing)
+                self.tally.drop(
+                    tally.FIGURE, f"{what}: figure {missing[0]!r} is not in the verified themes"
+                )
+                continue
+            names = named_things(sentence, self.vocabulary)
+            self.tally.names += len(names)
+            unnamed = [n for n in names if not evidence.names(n)]
+            if unnamed:
+                self.tally.drop(tally.NAME, f"{what}: {unnamed[0]!r} is not in the verified themes")
+                continue
+            if word_support(sentence, evidence) < MIN_FREE_TEXT_SUPPORT:
+                self.tally.drop(
+                    tally.WORDS, f"{what}: {sentence[:60]!r} is not what the themes say"
                 )
                 continue
             kept.append(sentence)
         return " ".join(kept)
 
-    def _sentence_ok(self, sentence: str, cited: list[int], area: str, name: str) -> bool:
+    def _prose(self, sentence: str, label: str) -> bool:
+        """Markup, debris and copies of the prompt never pass."""
         if _UNSAFE.search(sentence):
-            self._drop(f"theme {name!r}: a sentence with links or markup was dropped")
+            self.tally.drop(tally.MARKUP, f"{label}: a sentence with links or markup was dropped")
             return False
-        return self._figures_supported(sentence, cited, area, name)
+        if is_debris(sentence):
+            self.tally.drop(tally.DEBRIS, f"{label}: {sentence[:40]!r} is not prose")
+            return False
+        if self.prompt and copies_prompt(sentence, self.prompt):
+            self.tally.drop(tally.PROMPT, f"{label}: {sentence[:40]!r} repeats the prompt")
+            return False
+        return True
+
+    def _sentence_ok(self, sentence: str, cited: list[int], area: str, label: str) -> bool:
+        if not self._prose(sentence, f"theme {label!r}"):
+            return False
+        if not self._figures_supported(sentence, cited, area, label):
+            return False
+        if not self._names_supported(sentence, cited, area, label):
+            return False
+        evidence = self._evidence(cited, area)
+        if word_support(sentence, evidence) < MIN_WORD_SUPPORT:
+            self.tally.drop(
+                tally.WORDS, f"theme {label!r}: {sentence[:60]!r} is not what the cited PRs say"
+            )
+            return False
+        said = (area, re.sub(r"\W+", " ", sentence.lower()).strip())
+        if said in self._said:
+            self.tally.drop(tally.DUPLICATE, f"theme {label!r}: {sentence[:40]!r} was said before")
+            return False
+        self._said.add(said)
+        return True
+
+    def _names_supported(self, sentence: str, cited: list[int], area: str, label: str) -> bool:
+        """Every named thing is in a cited PR; a same-area PR that names it is cited too."""
+        for name in named_things(sentence, self.vocabulary):
+            self.tally.names += 1
+            if self._evidence(cited, area).names(name):
+                continue
+            naming = [
+                n
+                for n, a in self.areas.items()
+                if a == area and n not in cited and Evidence.of([self._text(n)]).names(name)
+            ]
+            if naming:
+                cited.append(naming[0])
+                self.tally.repair(
+                    tally.NAME_CITED, f"theme {label!r}: {name!r} is named by PR #{naming[0]}"
+                )
+                continue
+            self.tally.drop(tally.NAME, f"theme {label!r}: {name!r} is in none of the cited PRs")
+            return False
+        return True
+
+    def _checked_name(
+        self, name: str, summary: str, cited: list[int], area: str, label: str
+    ) -> str | None:
+        """The theme's name if it is prose naming something of its PRs beyond the area,
+        else a name taken from its published sentence (a repair), else None."""
+        evidence = self._evidence(cited, area)
+        problem = None
+        if not name or is_debris(name):
+            problem = tally.DEBRIS
+        elif self.prompt and copies_prompt(name, self.prompt, min_words=3):
+            problem = tally.PROMPT
+        elif not self._figures_supported(name, cited, area, label):
+            return None
+        else:
+            names = named_things(name, self.vocabulary, title=True)
+            self.tally.names += len(names)
+            words = [*names, *content_words(name, shortest=3)]
+            beyond_area = [w for w in words if not Evidence.of([area]).names(w)]
+            if any(not evidence.names(n) for n in names):
+                problem = tally.NAME
+            elif not any(evidence.names(w) for w in beyond_area):
+                problem = tally.WORDS  # "Premise", "Backends", "The first one": names nothing
+        if problem is None:
+            return name
+        taken = name_from(summary, evidence, self.vocabulary)
+        if taken:
+            self.tally.repair(
+                tally.THEME_NAME, f"theme name {label!r} ({problem}) became {taken!r}"
+            )
+            return taken
+        self.tally.drop(problem, f"theme name {label!r}: {problem}")
+        return None
 
     def _figures_supported(self, text: str, cited: list[int], area: str, name: str) -> bool:
         """Every figure is in a cited PR's text; a same-area PR that states it is cited too."""
         ok = True
         for figure in extract_figures(text):
             self.tally.figures += 1
-            if any(figure_in_text(figure, self.texts[n]) for n in cited):
+            if any(figure_in_text(figure, self.texts[n]) for n in cited if n in self.texts):
                 continue
             stating = [
                 n
@@ -202,14 +319,22 @@ class Verifier:
             ]
             if stating:
                 cited.insert(0, stating[0])
-                self.tally.repaired += 1
-                self.tally.problems.append(
-                    f"theme {name!r}: {figure!r} is stated by PR #{stating[0]}, not by the PRs cited"
+                self.tally.repair(
+                    tally.FIGURE_CITED,
+                    f"theme {name!r}: {figure!r} is stated by PR #{stating[0]}, not by the PRs cited",
                 )
                 continue
-            self._drop(f"theme {name!r}: {figure!r} appears in none of the cited PRs")
+            self.tally.drop(
+                tally.FIGURE, f"theme {name!r}: {figure!r} appears in none of the cited PRs"
+            )
             ok = False
         return ok
+
+    def _text(self, number: int) -> str:
+        return self.evidence.get(number) or self.texts.get(number, "")
+
+    def _evidence(self, cited: list[int], area: str) -> Evidence:
+        return Evidence.of([self.repo, area, *(self._text(n) for n in cited)])
 
     def _area_of(self, claimed: str, cited: list[int]) -> str:
         """The claimed area, unless no cited PR belongs to it: then the area most of them share."""
@@ -218,10 +343,6 @@ class Verifier:
             return claimed
         known = [a for a in owners if a]
         return max(known, key=known.count) if known else claimed
-
-    def _drop(self, problem: str, count: int = 1) -> None:
-        self.tally.dropped += count
-        self.tally.problems.append(problem)
 
 
 def audit_markdown(markdown: str, repo: str, texts: Mapping[int, str]) -> list[str]:

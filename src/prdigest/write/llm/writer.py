@@ -1,39 +1,58 @@
-"""The LLM writer: map-reduce inside a token budget, verified, cached, with a fallback.
+"""The LLM writer: map-reduce inside the server's context, verified, cached, with a fallback.
 
-1. Map: each area's PRs (cleaned title, kind, main path, opening words, stated
-   claims) go to the model, packed into requests that fit `--llm-context`; it
-   answers with themes and their PR numbers (a JSON schema).
-2. Verify: every citation and figure is checked against the PRs of the window
-   (`verify.py`); what fails is dropped or its citation repaired.
+0. Learn the server: the profile kept from earlier runs (the `response_format`
+   rung it takes, its context, slots and speed), else what it says of its
+   context (`probe.py`). The budget is the smaller of `--llm-context` and that.
+1. Map: each area's PRs go to the model, packed into requests that fit the
+   budget; it answers with themes and their PR numbers (a JSON schema). A
+   context refusal re-plans within the size the server gave.
+2. Verify: citations, figures and named things are checked against the cited
+   PRs (`verify.py`, `grounding.py`); what fails is dropped or repaired.
 3. Reduce: the key takeaway is written from the statistics and the verified
    themes; counts and top areas are added from the context, never the model.
 
-Replies are cached by a hash of the request and the server, in the cache the
-caller hands over (the pipeline's lives in the store). Any LLM failure, or a
-digest in which no sentence of the model survived verification, gives the
-deterministic digest and a warning (an error with `--strict`).
+A request that fails costs only its own areas: they get prdigest's own themes,
+and the digest says so. When no theme of the model survives at all, the
+deterministic writer writes the digest, with a warning (an error with
+`--strict`). Replies are cached in the cache the caller hands over.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import LLMError
-from ...reporting import Reporter
+from ...reporting import Reporter, SilentReporter
 from ..deterministic import write_digest
 from .cache import ReplyCache
 from .client import ContextLengthError
-from .inputs import PRText
+from .inputs import PRText, evidence_texts, figure_texts, lower_case_words, window_prs
 from .plan import AreaPlanner, Request, takeaway_request, template_env
-from .render import render_digest
-from .runner import ClientFactory, Runner, open_client
+from .profile import ServerProfile, load_profile, save_profile
+from .render import Authorship, render_digest
+from .runner import ClientFactory, Outcome, Runner, open_client
 from .settings import MIN_CONTEXT, LLMSettings
 from .usage import Usage
 from .verify import Theme, Verifier, audit_markdown
 
 TAKEAWAY_AREAS = 6  # the takeaway is written from the largest areas' two leading themes
+CONTEXT_MARGIN = 0.9  # of a server's context: our token estimate is not its tokenizer
+
+
+@dataclass(frozen=True)
+class Written:
+    """What the pipeline gets back: the digest, the writer that wrote it, the warnings
+    (already told to the reporter), notes for the closing summary, and the facts of
+    the LLM run for `--format json` (`context["llm"]`; empty when no LLM was asked)."""
+
+    markdown: str
+    writer: str
+    warnings: list[str]
+    notes: list[str]
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 def write_with_fallback(
@@ -42,27 +61,31 @@ def write_with_fallback(
     cache: ReplyCache,
     settings: LLMSettings,
     reporter: Reporter,
-) -> tuple[str, str, list[str], list[str]]:
-    """The pipeline's entry point: (markdown, the writer that wrote it, warnings, notes
-    for the closing summary). `texts` are the window's PRs as `inputs.pr_texts` reads them."""
-    if not _context_prs(context):  # nothing for a model to write about: no failure either
+) -> Written:
+    """The pipeline's entry point. `texts` are the window's PRs as `inputs.pr_texts`
+    reads them."""
+    if not window_prs(context):  # nothing for a model to write about: no failure either
         warning = "the window has no merged PRs, so the deterministic writer wrote this digest"
         reporter.warn(warning)
-        return write_digest(context), "deterministic", [warning], []
+        return Written(write_digest(context), "deterministic", [warning], [])
     usage = Usage()  # ours, so a failed attempt's requests still reach the summary
+    model = settings.model or ""
     try:
-        result = write_llm_digest(context, texts, cache, settings, usage=usage)
+        result = write_llm_digest(context, texts, cache, settings, usage=usage, reporter=reporter)
     except LLMError as exc:
         if settings.strict:
             raise
         warning = f"the LLM writer failed, so the deterministic writer wrote this digest: {exc}"
         reporter.warn(warning)
-        spent = [usage.summary(settings.model or "")] if usage.requests or usage.cached else []
-        return write_digest(context), "deterministic", [warning], spent
+        notes = [usage.summary(model)] if usage.attempted else []
+        facts = {"model": model, "fallback": str(exc), "usage": usage.facts()}
+        return Written(write_digest(context), "deterministic", [warning], notes, facts)
+    for warning in result.warnings:
+        reporter.warn(warning)
     for problem in result.problems:
         reporter.info(f"verification: {problem}")
-    notes = [usage.summary(settings.model or ""), f"verification: {result.verification}"]
-    return result.markdown, "llm", result.warnings, notes
+    notes = [usage.summary(model), f"verification: {result.verification}"]
+    return Written(result.markdown, "llm", result.warnings, notes, result.facts)
 
 
 @dataclass
@@ -73,6 +96,7 @@ class LLMDigest:
     problems: list[str]
     requests: list[Request]
     verification: str  # e.g. "41 claims checked against the PRs of the window (…), 2 dropped"
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 def write_llm_digest(
@@ -83,79 +107,193 @@ def write_llm_digest(
     *,
     client_factory: ClientFactory | None = None,
     usage: Usage | None = None,
+    reporter: Reporter | None = None,
 ) -> LLMDigest:
-    full = _verification_texts(context, texts)
-    areas = {n: str(info.get("area", "")) for n, info in _context_prs(context).items() if n in full}
-    env = template_env(settings.prompts_dir)
-    runner = Runner(settings, cache, client_factory or open_client, usage or Usage())
+    started = time.monotonic()
+    usage = usage if usage is not None else Usage()
+    base_url, model = settings.base_url or "", settings.model or ""
+    known = load_profile(cache, base_url, model)  # kept through --refresh: the server is the same
+    profile = known or ServerProfile()
+    runner = Runner(
+        settings, cache, client_factory or open_client, usage, profile, reporter or SilentReporter()
+    )
+    notes: list[str] = []
     try:
-        budget, notes = settings.context_tokens, []
-        while True:
-            planned = AreaPlanner(context, texts, env, budget, settings.temperature).plan()
-            try:
-                replies = runner.run(planned, _valid_themes)
-                break
-            except ContextLengthError:
-                # The model's real context is smaller than the budget: halve it and re-plan.
-                if budget // 2 < MIN_CONTEXT:
-                    raise
-                budget //= 2
-                notes.append(
-                    f"the LLM server refused a request as too long; re-planned within "
-                    f"{budget} tokens (set --llm-context {budget} to skip this)"
-                )
-        verifier = Verifier(full, areas)
-        themes, from_model = _verified_themes(context, planned, replies, verifier)
-        if planned and not from_model:
-            # Only the analysis' own themes are left: that is not an AI analysis.
+        if known is None or settings.refresh:  # its context may have changed since
+            said = runner.client.probe()
+            profile.context, profile.slots, profile.context_source = (
+                said.context,
+                said.slots,
+                said.source,
+            )
+        budget = _budget(settings, profile, notes)
+        env = template_env(settings.prompts_dir)
+        planned, outcomes, planner = _map(context, texts, env, budget, settings, runner, notes)
+        budget = planner.budget
+        full = figure_texts(context, texts)
+        evidence = evidence_texts(context, texts)
+        instructions = planner.system + "\n" + _instructions(planned)
+        verifier = Verifier(
+            full,
+            {n: str(i.get("area", "")) for n, i in window_prs(context).items() if n in full},
+            evidence,
+            instructions,
+            lower_case_words(evidence.values()),
+            str(context["repo"]),
+        )
+        themes, authored, why_not = _verified_themes(context, outcomes, verifier)
+        if planned and not authored:
             tally = verifier.tally
+            lost = "; ".join(usage.lost_requests[:2])
             raise LLMError(
-                f"no theme the model wrote survived verification ({tally.dropped} claims "
-                f"dropped: {'; '.join(tally.problems[:2]) or 'nothing usable in the replies'})",
+                f"no theme the model wrote survived verification ({tally.dropped_count} claims "
+                f"dropped: {'; '.join(tally.problems[:2]) or lost or 'nothing usable in the replies'})",
                 "try another model, check custom prompts, or use --writer deterministic",
             )
-        summaries = [
-            _takeaway_area(a, themes)
-            for a in context.get("areas", [])
-            if themes.get(str(a["name"]))
-        ][:TAKEAWAY_AREAS]
-        takeaway_req = takeaway_request(context, summaries, env, budget, settings.temperature)
-        if planned:
-            (takeaway_reply,) = runner.run([takeaway_req], _valid_takeaway)
-        else:  # an empty window: nothing to ask
-            takeaway_reply = {"takeaway": ""}
+        takeaway, takeaway_req = _takeaway(context, themes, env, budget, settings, runner, verifier)
     finally:
         runner.close()
-    sources = [f"{t.name} {t.summary}" for ts in themes.values() for t in ts]
-    sources.append(" ".join(str(v) for v in context.get("counts", {}).values()))
-    takeaway = verifier.check_free_text(
-        str(takeaway_reply.get("takeaway", "")), sources, "key takeaway"
+        usage.seconds = time.monotonic() - started
+        if runner.opened and (usage.requests or profile.context):  # learned something
+            save_profile(cache, base_url, model, profile)
+    if runner.opened:
+        notes += runner.client_notes
+    rendered = render_digest(
+        context,
+        themes,
+        takeaway,
+        full,
+        verifier.tally,
+        Authorship(frozenset(authored), why_not, bool(takeaway)),
     )
-    markdown = render_digest(context, themes, takeaway, full, verifier.tally)
-    leftover = audit_markdown(markdown, context["repo"], full)
+    leftover = audit_markdown(rendered.markdown, context["repo"], full)
     if leftover:  # verification should make this impossible: never publish it
         raise LLMError(
             f"the LLM digest failed its final audit: {leftover[0]}", "report this as a bug"
         )
     tally = verifier.tally
-    if settings.strict and (tally.dropped or tally.repaired):
+    if settings.strict and (tally.dropped_count or tally.repaired_count or usage.lost_requests):
+        failed = [*usage.lost_requests, *tally.problems]
         raise LLMError(
-            f"{tally.dropped + tally.repaired} claims failed verification ({'; '.join(tally.problems[:3])})",
-            "run without --strict to publish the digest with them dropped or repaired",
+            f"{tally.dropped_count + tally.repaired_count} claims failed verification and "
+            f"{len(usage.lost_requests)} requests failed ({'; '.join(failed[:3])})",
+            "run without --strict to publish the digest with them dropped, repaired or replaced",
         )
-    warnings = notes + (
-        [f"{tally.dropped} claims dropped and {tally.repaired} citations repaired by verification"]
-        if tally.dropped or tally.repaired
-        else []
-    )
+    warnings = notes + _outcome_warnings(usage, tally.summary() if tally.problems else "", rendered)
+    facts = {
+        "model": model,
+        "format": profile.format_name,
+        "context": budget,
+        "context_source": profile.context_source or "--llm-context",
+        "usage": usage.facts(),
+        "claims": tally.facts(),
+        "sections": {"total": rendered.sections, "by_model": rendered.model_sections},
+        "takeaway_by_model": bool(takeaway),
+        "ai_title": rendered.ai,
+    }
     return LLMDigest(
-        markdown,
-        runner.usage,
+        rendered.markdown,
+        usage,
         warnings,
         tally.problems,
         [*planned, takeaway_req],
         tally.summary(),
+        facts,
     )
+
+
+def _budget(settings: LLMSettings, profile: ServerProfile, notes: list[str]) -> int:
+    budget = settings.context_tokens
+    if profile.context and profile.context < budget:
+        notes.append(
+            f"planned within {int(profile.context * CONTEXT_MARGIN):,} tokens: the server's "
+            f"context is {profile.context:,} ({profile.context_source}), less than "
+            f"--llm-context {budget:,}"
+        )
+    if profile.context:
+        budget = min(budget, int(profile.context * CONTEXT_MARGIN))
+    return max(budget, MIN_CONTEXT)
+
+
+def _map(
+    context: dict[str, Any],
+    texts: Mapping[int, PRText],
+    env: Any,
+    budget: int,
+    settings: LLMSettings,
+    runner: Runner,
+    notes: list[str],
+) -> tuple[list[Request], list[Outcome], AreaPlanner]:
+    """The area requests and their outcomes, re-planned within the context a refusal gives."""
+    while True:
+        planner = AreaPlanner(context, texts, env, budget, settings.temperature)
+        planned = planner.plan()
+        try:
+            return planned, runner.run(planned, _valid_themes, planner.split), planner
+        except ContextLengthError as exc:
+            smaller = int(exc.context * CONTEXT_MARGIN) if exc.context else budget // 2
+            smaller = min(smaller, budget // 2 if smaller >= budget else smaller)
+            if smaller < MIN_CONTEXT:
+                raise
+            if exc.context:
+                runner.profile.context, runner.profile.context_source = exc.context, "a refusal"
+            notes.append(
+                f"the LLM server refused a request as too long "
+                f"({exc.context and f'its context is {exc.context:,} tokens' or 'no size given'}); "
+                f"re-planned within {smaller:,} tokens"
+            )
+            budget = smaller
+
+
+def _takeaway(
+    context: dict[str, Any],
+    themes: dict[str, list[Theme]],
+    env: Any,
+    budget: int,
+    settings: LLMSettings,
+    runner: Runner,
+    verifier: Verifier,
+) -> tuple[str, Request]:
+    summaries = [
+        _takeaway_area(a, themes) for a in context.get("areas", []) if themes.get(str(a["name"]))
+    ][:TAKEAWAY_AREAS]
+    request = takeaway_request(context, summaries, env, budget, settings.temperature)
+    (outcome,) = runner.run([request], _valid_takeaway, lambda _: None)
+    if outcome.reply is None:
+        return "", request
+    sources = [f"{t.area} {t.name} {t.summary}" for ts in themes.values() for t in ts]
+    sources.append(" ".join(str(v) for v in context.get("counts", {}).values()))
+    system, user = request.messages[0]["content"], request.messages[-1]["content"]
+    verifier.prompt += f"\n{system}\n{user.rsplit('DIGEST_DATA_END', 1)[-1]}"
+    text = verifier.check_free_text(str(outcome.reply.get("takeaway", "")), sources, "key takeaway")
+    return text, request
+
+
+def _outcome_warnings(usage: Usage, verification: str, rendered: Any) -> list[str]:
+    warnings = [
+        f"{lost}; the key takeaway gives the counts alone"
+        if lost.startswith("the key-takeaway")
+        else f"{lost}; its areas have prdigest's own themes"
+        for lost in usage.lost_requests
+    ]
+    if verification:
+        warnings.append(f"verification: {verification}")
+    if not rendered.ai:
+        warnings.append(
+            f"the model wrote {rendered.model_sections} of {rendered.sections} sections"
+            " and the key takeaway is not all its own, so the digest is not titled AI Analysis"
+            if rendered.model_sections * 2 > rendered.sections
+            else f"the model wrote only {rendered.model_sections} of {rendered.sections} "
+            "sections, so the digest is not titled AI Analysis"
+        )
+    return warnings
+
+
+def _instructions(planned: list[Request]) -> str:
+    """The words of the prompt around the data: a model must not hand them back."""
+    if not planned:
+        return ""
+    return planned[0].messages[-1]["content"].rsplit("PR_DATA_END", 1)[-1]
 
 
 def _valid_themes(data: dict[str, Any]) -> bool:
@@ -174,18 +312,20 @@ def _valid_takeaway(data: dict[str, Any]) -> bool:
 
 
 def _verified_themes(
-    context: dict[str, Any],
-    planned: list[Request],
-    replies: list[dict[str, Any]],
-    verifier: Verifier,
-) -> tuple[dict[str, list[Theme]], int]:
-    """Verified themes per area (an area with none of the model's gets the analysis' own)
-    and how many of them the model wrote."""
+    context: dict[str, Any], outcomes: list[Outcome], verifier: Verifier
+) -> tuple[dict[str, list[Theme]], set[str], dict[str, str]]:
+    """Verified themes per area, the areas the model wrote, and why the others got the
+    analysis' own themes."""
     found: dict[str, list[Theme]] = {}
-    split = {p.name for r in planned for p in r.areas if p.shown < p.count}
-    for request, reply in zip(planned, replies, strict=True):
-        names = [p.name for p in request.areas]
-        for raw in reply.get("themes", []):
+    why_not: dict[str, str] = {}
+    split = {p.name for o in outcomes for p in o.request.areas if p.shown < p.count}
+    for outcome in outcomes:
+        names = [p.name for p in outcome.request.areas]
+        if outcome.reply is None:
+            for name in names:
+                why_not.setdefault(name, f"the model's answer for it failed ({outcome.failure})")
+            continue
+        for raw in outcome.reply.get("themes", []):
             claimed = str(raw.get("area", ""))
             theme = Theme(
                 claimed if claimed in names else names[0],
@@ -196,12 +336,16 @@ def _verified_themes(
             checked = verifier.check_theme(theme)
             if checked is not None:
                 found.setdefault(checked.area, []).append(checked)
-    from_model = sum(len(ts) for ts in found.values())
-    for name in split:  # parts were themed apart: the broadest themes first
-        found[name] = sorted(found.get(name, []), key=lambda t: -len(t.prs))
+    authored = {name for name, ts in found.items() if ts}
+    for name in split & authored:  # parts were themed apart: the broadest themes first
+        found[name] = sorted(found[name], key=lambda t: -len(t.prs))
+    # prdigest's own themes are checked too, but they are not the model's claims
+    own = Verifier(
+        verifier.texts, verifier.areas, verifier.evidence, "", verifier.vocabulary, verifier.repo
+    )
     for area in context.get("areas", []):
         name = str(area["name"])
-        if found.get(name):
+        if name in authored:
             continue
         for raw in area.get("themes", []) or []:
             theme = Theme(
@@ -210,10 +354,10 @@ def _verified_themes(
                 str(raw.get("sentence", "")),
                 list(raw.get("prs", [])),
             )
-            checked = verifier.check_theme(theme) if theme.summary else None
+            checked = own.check_theme(theme) if theme.summary else None
             if checked is not None and checked.area == name:
                 found.setdefault(name, []).append(checked)
-    return found, from_model
+    return found, authored, why_not
 
 
 def _takeaway_area(area: dict[str, Any], themes: dict[str, list[Theme]]) -> dict[str, Any]:
@@ -224,20 +368,3 @@ def _takeaway_area(area: dict[str, Any], themes: dict[str, list[Theme]]) -> dict
         "delta": delta,
         "themes": [{"name": t.name, "summary": t.summary} for t in themes[str(area["name"])][:2]],
     }
-
-
-def _context_prs(context: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    return {int(k): v for k, v in context.get("prs", {}).items() if str(k).isdigit()}
-
-
-def _verification_texts(context: dict[str, Any], texts: Mapping[int, PRText]) -> dict[int, str]:
-    """Everything each PR of the window says: title, full body, the claims analysis found."""
-    out = {}
-    for number, info in _context_prs(context).items():
-        text = texts.get(number)
-        parts = [str(info.get("title", "")), str(info.get("clean_title", ""))]
-        if text is not None:
-            parts += [text.title, text.raw_body]
-        parts += [str(c) for c in info.get("claims") or []]
-        out[number] = "\n".join(p for p in parts if p)
-    return out

@@ -1,0 +1,245 @@
+"""Is a model's sentence supported by the PRs it cites, beyond its citations?
+
+A sentence passes when
+- every *named thing* in it (a code span, a CamelCase, snake_case, dotted or
+  path-like identifier, an acronym, a letters-and-digits name like `Qwen3`,
+  a capitalised word inside the sentence) appears in the text of a cited PR:
+  title, body, changed paths or labels;
+- at least half of its content words (not the generic verbs of a summary)
+  appear there too, so fluent prose about something else does not pass;
+- it is prose: not punctuation, not JSON debris, not a copy of the prompt's
+  own instructions or examples.
+
+Matching forgives case, plural endings and separators (`bitwise_not` is
+`bitwise-not`), never spelling. A capitalised word opening the sentence is a
+name only when the window never uses it in lower case ("Adds" is a word;
+"Cadene" is a name).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/+-]*[A-Za-z0-9+]|[A-Za-z0-9]")
+_WORD = re.compile(r"[a-z]+")
+_SQUASH = re.compile(r"[\s_\-./:`'\"()]+")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+)$")
+_AFTER_NUMBER = re.compile(r"\d\s*$")
+_UNITS = frozenset("kb mb gb tb kib mib gib ms us ns fps tops flops x s h min k m b".split())
+_FIGURE = re.compile(r"^\d[\d.,]*([a-z]*)$", re.IGNORECASE)
+_WORD_ENDINGS = ("s", "ed", "ing", "ion", "ions", "ment", "ments", "ity", "al", "ly", "er", "ers")
+_GENERIC = frozenset(
+    """a an the and or but of to in on for with from by as at into onto over under via per
+    its it this that these those their them they which who whose when where while than then
+    also both each every other several various many more most some such new now
+    is are was were be been being has have had do does did can could will would may might
+    add adds added adding support supports supported supporting enable enables enabled enabling
+    fix fixes fixed fixing improve improves improved improving update updates updated updating
+    change changes changed changing make makes made making use uses used using allow allows
+    allowed allowing introduce introduces introduced introducing move moves moved moving
+    remove removes removed removing rename renames renamed renaming refactor refactors
+    refactored clean cleans cleanup cleaned extend extends extended provide provides provided
+    handle handles handled ensure ensures ensured avoid avoids avoided keep keeps kept
+    better work works worked across related area areas theme themes series part parts set
+    week window change code pr prs pull request requests landed merged through your you our
+    we about after before without within between all any only just well very much first
+    second last same like what how why there here able being one two""".split()
+)
+_NOT_NAMES = frozenset({"pr", "prs", "i", "a"})
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def squash(text: str) -> str:
+    return _SQUASH.sub("", text.lower())
+
+
+@dataclass
+class Evidence:
+    """What a group of PRs says, ready for matching."""
+
+    lower: str
+    squashed: str
+    words: set[str] = field(default_factory=set)
+    prefixes: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, texts: Iterable[str]) -> Evidence:
+        lower = "\n".join(texts).lower()
+        words = set(_WORD.findall(lower))
+        return cls(lower, squash(lower), words, {_stem(w)[:5] for w in words if len(w) >= 4})
+
+    def names(self, name: str) -> bool:
+        """Whether the text mentions `name` (case, plural and separators forgiven)."""
+        wanted = name.lower().strip(".:/+-")
+        for form in {wanted, re.sub(r"(?:'s|es|s)$", "", wanted)}:
+            if len(form) < 2:
+                continue
+            if len(form) <= 3 or form.isdigit():
+                if re.search(rf"(?<![a-z0-9]){re.escape(form)}(?![a-z0-9])", self.lower):
+                    return True
+            elif form in self.lower:
+                return True
+            squashed = squash(form)
+            if len(squashed) >= 5 and squashed in self.squashed:
+                return True
+        return False
+
+    def has_word(self, word: str) -> bool:
+        return word in self.words or _stem(word)[:5] in self.prefixes
+
+
+def named_things(
+    text: str, vocabulary: set[str] | frozenset[str] = frozenset(), *, title: bool = False
+) -> list[str]:
+    """The names a sentence relies on. `vocabulary`: words the window writes in lower
+    case, so that a capitalised common word opening a sentence is not taken for a
+    name. A `title` (a theme's name) may capitalise every word: there only the
+    shapes of names count (CamelCase, acronyms, …), not capitals alone."""
+    names: list[str] = []
+    for span in _CODE_SPAN.findall(text):
+        names.append(span.strip())
+    prose = _CODE_SPAN.sub(" ", text)
+    for match in _TOKEN.finditer(prose):
+        token = match.group(0).rstrip(".:/-")
+        before = prose[: match.start()]
+        if not token or token.lower() in _NOT_NAMES:
+            continue
+        if token.lower() in _UNITS and _AFTER_NUMBER.search(before):
+            continue  # 66.16 MB: a figure's unit, checked with the figure
+        figure = _FIGURE.match(token)
+        if figure and (not figure.group(1) or figure.group(1).lower() in _UNITS):
+            continue  # 1049.4s: a figure, checked as one
+        if title and token.isalpha() and token[1:].islower():
+            continue  # Title Case is not a name
+        at_start = bool(_SENTENCE_START.search(before))
+        if _is_name(token, at_start, vocabulary):
+            names.append(token)
+    return list(dict.fromkeys(names))
+
+
+def _is_name(token: str, at_start: bool, vocabulary: set[str] | frozenset[str]) -> bool:
+    letters = re.sub(r"[^A-Za-z]", "", token)
+    if re.search(r"[_/]|::|[A-Za-z]\.[A-Za-z]", token):
+        return True  # snake_case, paths, dotted names
+    if any(c.isdigit() for c in token):
+        return bool(letters)  # Qwen3, int8, U85 (bare numbers are figures, checked apart)
+    if re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]", token):
+        return True  # CamelCase, DTensor
+    if len(letters) >= 2 and letters.isupper():
+        return True  # acronyms
+    if token[0].isupper() and "-" in token:
+        return True  # Cortex-M, GPT-OSS
+    if token[0].isupper():
+        if not at_start:
+            return True
+        # An opening capital: a word the window uses, or one shaped like a word
+        # ("Measured", "Adds"), is a word; anything else ("Cadene") is a name.
+        word = token.lower()
+        return word not in vocabulary and word not in _GENERIC and not word.endswith(_WORD_ENDINGS)
+    return False
+
+
+def content_words(sentence: str, shortest: int = 4) -> list[str]:
+    """Plain lower-case words of `shortest` letters or more, names and generic verbs aside."""
+    words = []
+    for token in _TOKEN.findall(_CODE_SPAN.sub(" ", sentence)):
+        for plain in re.split(r"[-/]", token.rstrip(".:/-")):  # cross-compilation: two words
+            if not plain.isalpha() or not (plain[1:].islower() or len(plain) == 1):
+                continue  # a name: checked as one
+            word = plain.lower()
+            if len(word) >= shortest and word not in _GENERIC:
+                words.append(word)
+    return words
+
+
+def missing_names(
+    sentence: str, evidence: Evidence, vocabulary: set[str] | frozenset[str] = frozenset()
+) -> list[str]:
+    return [n for n in named_things(sentence, vocabulary) if not evidence.names(n)]
+
+
+def word_support(sentence: str, evidence: Evidence) -> float:
+    """The share of the sentence's content words the evidence uses (1.0 when it has none)."""
+    words = content_words(sentence)
+    if not words:
+        return 1.0
+    return sum(evidence.has_word(w) for w in words) / len(words)
+
+
+_DEBRIS = re.compile(r'[{}\[\]]|"\s*:|\\[nt"]|^\W|\b(?:null|true|false)\b\s*[,}]')
+
+
+def is_debris(text: str) -> bool:
+    """Punctuation, JSON fragments, or too few letters to be prose."""
+    stripped = text.strip()
+    if not stripped:
+        return True
+    visible = re.sub(r"\s", "", stripped)
+    letters = sum(c.isalpha() for c in visible)
+    if letters < 3 or sum(c.isalnum() for c in visible) < 0.75 * len(visible):
+        return True
+    return bool(_DEBRIS.search(stripped.strip("`")))
+
+
+def copies_prompt(text: str, prompt: str, min_words: int = 4) -> bool:
+    """Whether `text` repeats the prompt's own words: a placeholder, a marker, an
+    instruction (any run of `min_words` words, or all of a shorter text)."""
+    words = re.findall(r"[a-z0-9_]+", text.lower())
+    if not words:
+        return False
+    said = " " + " ".join(re.findall(r"[a-z0-9_]+", prompt.lower())) + " "
+    if len(words) < min_words:
+        return f" {' '.join(words)} " in said and (len(words) > 1 or "_" in words[0])
+    runs = [" ".join(words[i : i + min_words]) for i in range(len(words) - min_words + 1)]
+    copied = sum(f" {run} " in said for run in runs)
+    return copied * 2 > len(runs)
+
+
+_JOINERS = frozenset("a an the of for in on to and with via from by".split())
+NAME_WORDS = 3  # meaningful words in a name taken from a sentence
+
+
+def name_from(sentence: str, evidence: Evidence, vocabulary: set[str] | frozenset[str]) -> str:
+    """A theme name in the sentence's own words: its first run of words and names the
+    evidence uses ("Added complex type support to div operator." gives "Complex type
+    support"), code-like names in backticks; "" when it has none."""
+    tokens = re.findall(r"`[^`]+`|[A-Za-z0-9][A-Za-z0-9_.:/+-]*[A-Za-z0-9+]|[A-Za-z0-9]", sentence)
+    run: list[str] = []
+    meaningful = 0
+    for token in tokens:
+        bare = token.strip("`")
+        lower = bare.lower()
+        if not run and (lower in _GENERIC or lower in _JOINERS):
+            continue  # "Added", "The": not the start of a name
+        if run and lower in _JOINERS:
+            run.append(lower)
+            continue
+        if not evidence.names(bare) and not (bare.isalpha() and evidence.has_word(lower)):
+            if meaningful:
+                break
+            run = []
+            continue
+        code = bool(_CODE_SHAPE.search(bare)) and not bare.isupper()
+        run.append(f"`{bare}`" if code else bare)
+        meaningful += 1
+        if meaningful == NAME_WORDS:
+            break
+    while run and run[-1] in _JOINERS:
+        run.pop()
+    if not run:
+        return ""
+    first = run[0]
+    return " ".join([first[0].upper() + first[1:] if first[0].islower() else first, *run[1:]])
+
+
+_CODE_SHAPE = re.compile(r"[_./]|[a-z][A-Z]|\d")

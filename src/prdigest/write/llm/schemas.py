@@ -1,0 +1,70 @@
+"""The JSON schemas of the answers: what a schema-following server can write at all.
+
+Beyond the shape, they bound what a small model can get wrong: PR numbers are
+those of the request (an enum), every theme cites at least one, names and
+sentences have a bounded length and no JSON, Markdown or HTML characters
+(a pattern), and there are at most as many themes as were asked. So an answer
+cannot run past its `max_tokens`, and a model cannot cite a PR it was not
+shown. Only keywords OpenAI's strict mode accepts are used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+_PLAIN = r'[^"\\{}\[\]<>#*|\n]'
+NAME_PATTERN = rf"^[A-Za-z0-9`(]{_PLAIN}{{1,58}}[A-Za-z0-9`)]$"
+SENTENCE_PATTERN = rf"^[A-Z`]{_PLAIN}{{15,238}}[.!]$"
+TAKEAWAY_PATTERN = rf"^[A-Z`]{_PLAIN}{{20,398}}[.!]$"
+MAX_CITED = 6
+
+
+class Asked(Protocol):
+    themes: int
+
+
+def themes_schema(
+    names: Sequence[str], numbers: Sequence[Sequence[int]], asked: Sequence[Asked]
+) -> dict[str, Any]:
+    """Themes for the areas `names` (each with its PR `numbers`); one area needs no
+    `area` field."""
+    properties: dict[str, Any] = {}
+    if len(names) > 1:
+        properties["area"] = {"type": "string", "enum": list(names)}
+    properties["name"] = {"type": "string", "pattern": NAME_PATTERN}
+    properties["summary"] = {"type": "string", "pattern": SENTENCE_PATTERN}
+    properties["prs"] = {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": MAX_CITED,
+        "items": {"type": "integer", "enum": [n for group in numbers for n in group]},
+    }
+    theme = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {
+            "themes": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": max(1, sum(a.themes for a in asked)),
+                "items": theme,
+            }
+        },
+        "required": ["themes"],
+        "additionalProperties": False,
+    }
+
+
+def takeaway_schema() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"takeaway": {"type": "string", "pattern": TAKEAWAY_PATTERN}},
+        "required": ["takeaway"],
+        "additionalProperties": False,
+    }

@@ -1,0 +1,87 @@
+"""What verification checked, dropped and repaired, by reason: for the closing line,
+the command's summary and `--format json`."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+# Why a claim was dropped
+NOT_IN_WINDOW = "cites a PR not in the window"
+NO_CITATION = "cites no PR"
+FIGURE = "figure not in the cited PRs"
+NAME = "name not in the cited PRs"
+WORDS = "words not in the cited PRs"
+MARKUP = "links or markup"
+DEBRIS = "punctuation or JSON debris"
+PROMPT = "copied from the prompt"
+DUPLICATE = "said twice"
+PR_NUMBERS = "PR numbers in prose"
+# Why a claim was repaired
+OTHER_AREA = "citation of another area"
+FIGURE_CITED = "citation added for a figure"
+NAME_CITED = "citation added for a name"
+THEME_NAME = "theme name taken from its sentence"
+
+
+@dataclass
+class Tally:
+    citations: int = 0
+    figures: int = 0
+    names: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+    repaired: Counter[str] = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def checked(self) -> int:
+        return self.citations + self.figures + self.names
+
+    @property
+    def dropped_count(self) -> int:
+        return sum(self.dropped.values())
+
+    @property
+    def repaired_count(self) -> int:
+        return sum(self.repaired.values())
+
+    def drop(self, reason: str, problem: str, count: int = 1) -> None:
+        with self._lock:
+            self.dropped[reason] += count
+            self.problems.append(problem)
+
+    def repair(self, reason: str, problem: str) -> None:
+        with self._lock:
+            self.repaired[reason] += 1
+            self.problems.append(problem)
+
+    def summary(self) -> str:
+        """e.g. "41 claims checked against the PRs of the window (37 citations, 4 figures,
+        9 names), 2 dropped (1 name not in the cited PRs, 1 …), 1 repaired (…)"."""
+        text = (
+            f"{self.checked} claims checked against the PRs of the window ({self.citations} "
+            f"citations, {self.figures} figures, {self.names} names), "
+            f"{self.dropped_count} dropped{_reasons(self.dropped)}"
+        )
+        if self.repaired:
+            text += f", {self.repaired_count} repaired{_reasons(self.repaired)}"
+        return text
+
+    def facts(self) -> dict[str, Any]:
+        return {
+            "checked": self.checked,
+            "citations": self.citations,
+            "figures": self.figures,
+            "names": self.names,
+            "dropped": dict(sorted(self.dropped.items())),
+            "repaired": dict(sorted(self.repaired.items())),
+        }
+
+
+def _reasons(counts: Counter[str]) -> str:
+    if not counts:
+        return ""
+    return " (" + ", ".join(f"{n} {reason}" for reason, n in counts.most_common()) + ")"

@@ -1,0 +1,186 @@
+"""What an LLM digest publishes and what it tells (issue 14, failures 5 and 6): nonsense,
+debris and copies of the prompt never reach the digest; every warning reaches stderr; the
+requests, tokens and time are told on every path; drops are counted by reason in the
+closing line and in `--format json`; the title says "AI Analysis" only when the model
+wrote the key takeaway and most sections."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import llm_helpers
+from fakes.llm_server import (
+    FakeLLMServer,
+    Prompt,
+    Reply,
+    good_responder,
+    parse_prompt,
+    refuse_format,
+    response_format_of,
+)
+from llm_helpers import REPO, WEEK, Recorder, assert_truthful, write
+from prdigest.cli import main
+from prdigest.errors import LLMError
+
+template_db = llm_helpers.template_db
+store = llm_helpers.store
+context = llm_helpers.context
+
+NONSENSE = (
+    "AOC (Cadene) is a high performance computing platform that provides an efficient and "
+    "scalable solution for data science."
+)
+
+
+def nonsense_responder(prompt: Prompt) -> str:
+    """What SmolLM2-135M and gemma3-270m answered (issue 14): the same sentence three times,
+    a stray "{" for a takeaway, the prompt's example copied."""
+    if prompt.is_takeaway:
+        return json.dumps({"takeaway": '{ "takeaway": "'})
+    area = next(iter(prompt.areas))
+    first = prompt.areas[area][0][0]
+    junk = [
+        {"area": area, "name": "{", "summary": '"prs": [', "prs": [first]},
+        {"area": area, "name": "NAME", "summary": "SENTENCE", "prs": [123]},
+        {"area": area, "name": "Themes", "summary": "Group these PRs into themes now.", "prs": []},
+        {
+            "area": area,
+            "name": "NAME",
+            "summary": "Group these PRs into themes of related work.",
+            "prs": [first],
+        },
+        # repeated: the client hears a loop and keeps the whole themes it had
+        *[{"area": area, "name": "AOC platform", "summary": NONSENSE, "prs": [first]}] * 3,
+    ]
+    if area != "Backends: Arm":
+        return json.dumps({"themes": junk})
+    good = json.loads(good_responder(prompt))["themes"]
+    return json.dumps({"themes": good + junk})  # Arm gets good themes too: an LLM digest
+
+
+def test_nonsense_debris_and_prompt_copies_are_never_published(store, context):
+    with FakeLLMServer(nonsense_responder) as server:
+        markdown, writer, warnings, _ = write(store, context, server)
+    assert writer == "llm"
+    for bad in ("AOC", "Cadene", "{", '"prs"', "SENTENCE", "PR#123", "Group these PRs"):
+        assert bad not in markdown, bad
+    closing = markdown.rstrip().splitlines()[-1]
+    for reason in (
+        "name not in the cited PRs",
+        "punctuation or JSON debris",
+        "cites a PR not in the window",
+        "cites no PR",
+        "copied from the prompt",
+    ):
+        assert reason in closing, reason
+    # the stray "{" of a takeaway is not a takeaway: the title is not "AI Analysis"
+    assert markdown.startswith("# Analysis of Pull Requests for pytorch/executorch")
+    assert re.search(r"### Key Takeaways\nThe window totals \d+ PRs", markdown)
+    assert "_The model wrote 1 of 7 sections;" in markdown
+    assert any("the model wrote only 1 of 7 sections" in w for w in warnings)
+    assert_truthful(markdown, store, context)
+
+
+def test_the_prompts_examples_cannot_be_mistaken_for_data(store, context):
+    """Both models copied the old prompt's example `"prs": [123]`: no prompt holds an
+    example number now; servers that do not enforce the schema are shown the schema."""
+    no = Reply(status=400, error="response_format is not supported")
+    with FakeLLMServer() as server:
+        for kind in ("json_schema", "json_object+schema", "json_object"):
+            server.rules.append(refuse_format(kind, no))
+        write(store, context, server)
+    for body in server.requests:
+        for message in body["messages"]:
+            instructions = re.sub(
+                r"PR_DATA_BEGIN.*?PR_DATA_END|DIGEST_DATA_BEGIN.*?DIGEST_DATA_END|\{.*\}",
+                "",
+                message["content"],
+                flags=re.S,
+            )
+            assert not re.search(r"\d{2,}", instructions.replace(context["window"]["label"], ""))
+    plain = [b for b in server.requests if response_format_of(b) == "plain"]
+    assert plain and all(
+        "valid against this JSON schema" in b["messages"][0]["content"] for b in plain
+    )
+
+
+def cli(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_every_warning_reaches_stderr_and_the_json_counts_drops_by_reason(
+    tmp_path, executorch_jsonl
+):
+    base = ["--db", str(tmp_path / "cli.db"), "digest", REPO, "--week", WEEK, "--writer", "llm"]
+    with FakeLLMServer(nonsense_responder) as server:
+        server.routes["GET /props"] = (
+            200,
+            {"default_generation_settings": {"n_ctx": 4096}, "total_slots": 1},
+        )
+        md = cli(*base, "--jsonl", str(executorch_jsonl), "--llm-model", "fake",
+                 "--llm-base-url", server.url)  # fmt: skip
+        as_json = cli(
+            *base, "--format", "json", "--llm-model", "fake", "--llm-base-url", server.url
+        )
+    assert md.exit_code == 0 and as_json.exit_code == 0, md.output
+    stderr = md.stderr
+    assert "Warning: planned within 3,686 tokens: the server's context is 4,096" in stderr
+    assert "Warning: verification: " in stderr and "dropped (" in stderr
+    assert "Warning: the model wrote only 1 of 7 sections" in stderr
+    assert re.search(r"LLM fake: \d+ requests( \([^)]*\))?, 0 from cache; .*; \d+\.\d s;", stderr)
+    facts = json.loads(as_json.stdout)["llm"]
+    assert facts["sections"] == {"total": 7, "by_model": 1}
+    assert facts["takeaway_by_model"] is False and facts["ai_title"] is False
+    assert facts["claims"]["dropped"]["name not in the cited PRs"] >= 3
+    assert facts["claims"]["dropped"]["cites no PR"] >= 1
+    assert facts["usage"]["cached"] >= 1 and facts["context"] == 3686
+    assert facts["context_source"] == "llama-server /props"
+
+
+def test_after_a_fallback_the_spent_attempts_and_time_are_told(store, context):
+    with FakeLLMServer() as server:
+        server.always = Reply(status=500, error="boom")
+        recorder = Recorder()
+        markdown, writer, warnings, notes = write(
+            store, context, server, recorder, llm_max_retries=1, llm_concurrency=1
+        )
+    assert writer == "deterministic" and not markdown.startswith("# AI")
+    assert recorder.warnings == warnings
+    assert re.fullmatch(
+        r"LLM fake: 0 requests \(\d+ server error\), 0 from cache; 0 prompt \+ 0 completion "
+        r"tokens \(estimated\); \d+\.\d s",
+        notes[0],
+    )
+
+
+def test_strict_fails_on_a_request_that_failed(store, context):
+    def fail_arm(body: dict[str, Any]) -> Reply | None:
+        return (
+            Reply(status=500, error="boom") if "Backends: Arm" in parse_prompt(body).areas else None
+        )
+
+    with FakeLLMServer() as server:
+        server.rules.append(fail_arm)
+        with pytest.raises(LLMError, match="1 requests failed"):
+            write(store, context, server, llm_strict=True, llm_max_retries=0)
+
+
+def test_the_title_says_ai_analysis_only_when_the_model_wrote_most_of_it(store, context):
+    def few_sections(prompt: Prompt) -> str:
+        if prompt.is_takeaway or set(prompt.areas) & {"Backends: Arm", "Backends: Vulkan"}:
+            return good_responder(prompt)
+        return json.dumps({"themes": []})
+
+    with FakeLLMServer(few_sections) as server:
+        markdown, _, _, _ = write(store, context, server)
+    assert markdown.startswith("# Analysis of Pull Requests")  # 2 of 7 sections
+    assert "_The model wrote 2 of 7 sections and the key takeaway;" in markdown
+    with FakeLLMServer() as server:
+        markdown, _, _, _ = write(store, context, server, llm_refresh=True)
+    assert markdown.startswith("# AI Analysis of Pull Requests")
+    assert "_The model wrote 7 of 7 sections and the key takeaway;" in markdown
