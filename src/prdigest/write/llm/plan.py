@@ -250,6 +250,28 @@ class AreaPlanner:
         return Request("areas", messages, params, list(parts))
 
 
+NEWS_SHOWN = 3  # the takeaway prompt's notable items, most notable first
+
+
+def news_lines(context: dict[str, Any]) -> list[str]:
+    """What the analysis judged most notable (`news.lead`), one line each, as the
+    deterministic writer would open its Key Takeaways: a breaking change or deprecation by
+    what it removes or deprecates, a new component by its path."""
+    news = context.get("news") or {}
+    said = {row["pr"]: row for row in news.get("breaking", []) if row.get("subject")}
+    made = {c["lead"]: c for c in news.get("new_components", []) if c.get("lead") is not None}
+    lines = []
+    for number in news.get("lead", []):
+        if number in said:
+            row = said[number]
+            lines.append(f"{row['kind']}: {row['subject']}")
+        elif number in made:
+            lines.append(f"new component: `{made[number]['path']}/`")
+        if len(lines) >= NEWS_SHOWN:
+            break
+    return lines
+
+
 def takeaway_request(
     context: dict[str, Any],
     areas: list[dict[str, Any]],
@@ -257,8 +279,8 @@ def takeaway_request(
     context_tokens: int,
     temperature: float,
 ) -> Request:
-    """The closing request: statistics and verified themes only, no PR text.
-    (`news`, when the analysis gives one, is passed to the template as it is.)"""
+    """The closing request: statistics, the analysis' news (what mattered most, in its own
+    words) and verified themes only, no PR text."""
     system = render(env, "takeaways_system.j2", repo=context["repo"])
     label = str(context.get("window", {}).get("label", ""))
     total = int(context.get("counts", {}).get("prs", 0))
@@ -270,7 +292,7 @@ def takeaway_request(
             label=label,
             total=total,
             areas=shown,
-            news=context.get("news"),
+            news=news_lines(context),
         )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         if estimate_messages(messages) + TAKEAWAY_OUTPUT <= context_tokens or len(shown) <= 1:

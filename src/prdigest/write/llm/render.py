@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import pr_url
+from ..digest_blocks import Ledger
+from ..news import callout, component_bullets
 from .tally import Tally
 from .verify import Theme, extract_figures, figure_in_text
 
@@ -63,11 +65,18 @@ def render_digest(
     ai = authorship.takeaway and 2 * written > total
     title = f"{'AI ' if ai else ''}Analysis of Pull Requests for {repo} during {label}"
     lines = [f"# {title}", "", "### Key Takeaways", _takeaway(takeaway, context, areas), ""]
+    # The analysis' news, as the deterministic writer tells it: every breaking change and
+    # deprecation cited in the callout, each new component opening its area's section.
+    ledger = Ledger(context)
+    news = callout(context, ledger)
+    if news:
+        lines += [f"### {news['heading']}", *(f"*   {b}" for b in news["bullets"]), ""]
     if areas:
         lines += ["---", ""]
     for index, area in enumerate(shown, 1):
         name = str(area["name"])
         lines += [f"### {index}. {name}", f"_{_count_phrase(area)}_", ""]
+        lines += [f"*   {b['text']}" for b in component_bullets(context, ledger, [name])]
         if name not in authorship.model_areas:
             lines += [f"_Themes from prdigest's analysis: {_why(authorship, name)}._", ""]
         bullets = themes.get(name, [])[:MAX_BULLETS]
@@ -86,6 +95,11 @@ def render_digest(
             for theme in themes.get(name, [])[:1]:
                 lines.append("    " + _bullet(repo, theme, texts))
         lines.append("")
+    shown_names = [str(a["name"]) for a in shown]
+    made = component_bullets(context, ledger, besides=shown_names)
+    if made:  # components of the areas Other Areas holds, or of a direct push
+        lines += [f"### {len(shown) + (2 if rest else 1)}. New Components", ""]
+        lines += [f"*   {b['text']}" for b in made] + [""]
     lines += _also(context)
     lines += ["---", "", _closing(written, total, authorship.takeaway, tally), ""]
     return Rendered("\n".join(lines), total, written)

@@ -46,6 +46,11 @@ _PR_REF = re.compile(
 _UNSAFE = re.compile(r"https?://|www\.|<[a-zA-Z/!][^>]*>|\]\(|^\s*#|\n\s*#|!\[", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'*])")
 _CITATION = re.compile(r"\[PR#(\d+)\]\((https?://[^)]+)\)")
+# What prdigest counts itself (a new component's "; 10 files"), not a figure a PR states;
+# a model sentence's numbers are checked against its PRs when it is grounded.
+_COUNTED = re.compile(
+    r"\b\d[\d,]*\s+(?:more\s+)?(?:files?|PRs?|new director(?:y|ies)|direct push(?:es)?)\b"
+)
 MIN_WORD_SUPPORT = 0.66  # of a sentence's content words, in its PRs' text
 MIN_FREE_TEXT_SUPPORT = 0.5  # of a takeaway's, in the themes it draws from (it sums them up)
 
@@ -360,7 +365,7 @@ def audit_markdown(markdown: str, repo: str, texts: Mapping[int, str]) -> list[s
                 problems.append(f"line {line_number}: PR #{number} links to {url}")
         if not citations:
             continue
-        prose = _CITATION.sub("", line)
+        prose = _COUNTED.sub("", _CITATION.sub("", line))
         cited = [texts[int(n)] for n, _ in citations if int(n) in texts]
         for figure in extract_figures(prose):
             if not any(figure_in_text(figure, text) for text in cited):

@@ -30,7 +30,7 @@ from ..deterministic import write_digest
 from .cache import ReplyCache
 from .client import ContextLengthError
 from .inputs import PRText, evidence_texts, figure_texts, lower_case_words, window_prs
-from .plan import AreaPlanner, Request, takeaway_request, template_env
+from .plan import AreaPlanner, Request, news_lines, takeaway_request, template_env
 from .profile import ServerProfile, load_profile, save_profile
 from .render import Authorship, render_digest
 from .runner import ClientFactory, Outcome, Runner, open_client
@@ -263,6 +263,7 @@ def _takeaway(
         return "", request
     sources = [f"{t.area} {t.name} {t.summary}" for ts in themes.values() for t in ts]
     sources.append(" ".join(str(v) for v in context.get("counts", {}).values()))
+    sources += news_lines(context)  # the prompt's "most notable" may open the takeaway
     system, user = request.messages[0]["content"], request.messages[-1]["content"]
     verifier.prompt += f"\n{system}\n{user.rsplit('DIGEST_DATA_END', 1)[-1]}"
     text = verifier.check_free_text(str(outcome.reply.get("takeaway", "")), sources, "key takeaway")

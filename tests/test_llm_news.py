@@ -1,0 +1,44 @@
+"""The LLM writer gets the analysis' judgment too (issue 13): its key-takeaway prompt
+opens with what mattered most, and its digest calls out every breaking change and
+deprecation and names each new component in its area's section, as the deterministic
+writer does. Executorch 2025-W37: #14102 removed a public Java API, and
+`backends/qualcomm/recipes/` is new."""
+
+from __future__ import annotations
+
+import json
+
+import llm_helpers
+from fakes.llm_server import FakeLLMServer
+from llm_helpers import REPO, Recorder, write_full
+from prdigest import pipeline
+from prdigest.config import Config
+from prdigest.timeutil import iso_week_window
+from prdigest.write.llm.inputs import pr_texts
+from prdigest.write.llm.verify import audit_markdown
+
+template_db = llm_helpers.template_db
+store = llm_helpers.store
+
+WEEK = iso_week_window("2025-W37")
+
+
+def test_the_llm_digest_tells_the_news_as_the_analysis_judged_it(store) -> None:
+    context = pipeline.build_digest_context(store, REPO, WEEK, Config())
+    with FakeLLMServer() as server:
+        options = {"llm_base_url": server.url, "llm_model": "fake", "llm_backoff": 0}
+        written = write_full(store, context, options, Recorder(), window=WEEK)
+        prompts = [json.dumps(body["messages"]) for body in server.requests]
+    assert written.writer == "llm"
+    markdown = written.markdown
+    callout = markdown.split("### Breaking Changes and Deprecations\n", 1)[1].split("\n\n", 1)[0]
+    assert "[PR#14102](https://github.com/pytorch/executorch/pull/14102)" in callout
+    for row in context["news"]["breaking"]:  # every announcement is cited there
+        assert f"[PR#{row['pr']}](" in callout
+    qualcomm = markdown.split(". Backends: Qualcomm\n", 1)[1].split("\n### ", 1)[0]
+    assert "*   **New `backends/qualcomm/recipes/`:**" in qualcomm
+    takeaway = next(p for p in prompts if "key takeaway" in p)
+    assert "Most notable:" in takeaway and "generateFromPos" in takeaway
+    texts = pr_texts(store.merged_between(REPO, WEEK.start, WEEK.end))
+    window = {int(n): f"{t.title}\n{t.raw_body}" for n, t in texts.items()}
+    assert audit_markdown(markdown, REPO, window) == []
