@@ -129,7 +129,7 @@ def _family_section(
     summary = {
         "count": entry["count"],
         "previous_count": entry["previous_count"],
-        "kinds": dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "kinds": kinds,
     }
     across = f" across {len(members)} areas"
     bullets = [
@@ -243,7 +243,9 @@ def _intro(area: dict[str, Any], has_previous: bool, across: str = "") -> str:
         movement = "as many as the week before"
     else:
         movement = f"{'up' if count > before else 'down'} from {before} the week before"
-    kinds = [_kind_count(kind, n) for kind, n in list(area["kinds"].items())[:3]]
+    # most common first, whatever order the context's mapping came in (JSON sorts keys)
+    ranked = sorted(area["kinds"].items(), key=lambda kv: (-kv[1], kv[0]))
+    kinds = [_kind_count(kind, n) for kind, n in ranked[:3]]
     text = f"{plural(count, 'PR')}{across}" + (f", {movement}" if movement else "")
     return plain(text + (" · " + ", ".join(kinds) if kinds else ""))
 
