@@ -14,7 +14,7 @@ from typing import Any
 
 from ...models import pr_url
 from ..digest_blocks import Ledger
-from ..news import callout, component_bullets
+from ..news import callout, component_bullets, lead_sentence
 from .tally import Tally
 from .verify import Theme, extract_figures, figure_in_text
 
@@ -64,10 +64,14 @@ def render_digest(
     written, total = sum(by_model), len(by_model)
     ai = authorship.takeaway and 2 * written > total
     title = f"{'AI ' if ai else ''}Analysis of Pull Requests for {repo} during {label}"
-    lines = [f"# {title}", "", "### Key Takeaways", _takeaway(takeaway, context, areas), ""]
     # The analysis' news, as the deterministic writer tells it: every breaking change and
-    # deprecation cited in the callout, each new component opening its area's section.
+    # deprecation cited in the callout, each new component opening its area's section, and
+    # Key Takeaways' opening when the model's takeaway did not pass.
     ledger = Ledger(context)
+    if not takeaway.strip():
+        takeaway = lead_sentence(context, ledger)[0]  # "Most notable this week: …", cited
+    lead = _takeaway(takeaway, context, areas)
+    lines = [f"# {title}", "", "### Key Takeaways", lead, ""]
     news = callout(context, ledger)
     if news:
         lines += [f"### {news['heading']}", *(f"*   {b}" for b in news["bullets"]), ""]
@@ -76,9 +80,9 @@ def render_digest(
     for index, area in enumerate(shown, 1):
         name = str(area["name"])
         lines += [f"### {index}. {name}", f"_{_count_phrase(area)}_", ""]
-        lines += [f"*   {b['text']}" for b in component_bullets(context, ledger, [name])]
         if name not in authorship.model_areas:
             lines += [f"_Themes from prdigest's analysis: {_why(authorship, name)}._", ""]
+        lines += [f"*   {b['text']}" for b in component_bullets(context, ledger, [name])]
         bullets = themes.get(name, [])[:MAX_BULLETS]
         lines += [_bullet(repo, theme, texts) for theme in bullets]
         if not bullets:
