@@ -13,6 +13,7 @@ request is shown shorter, then split into parts whose themes are merged.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +47,19 @@ def template_env(prompts_dir: Path | None) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=False,
+        finalize=as_data,
     )
+
+
+_MARKER = re.compile(r"(PR|DIGEST)_DATA")
+
+
+def as_data(value: Any) -> Any:
+    """Every value a prompt template prints (PR text, theme names, area names from paths):
+    one line, and unable to forge the markers that close its data block."""
+    if not isinstance(value, str):
+        return value
+    return _MARKER.sub(r"\1-DATA", " ".join(value.split()))
 
 
 def render(env: jinja2.Environment, name: str, **values: Any) -> str:
@@ -201,8 +214,7 @@ class AreaPlanner:
 
     def _item(self, number: int, limits: ItemLimits) -> str:
         info = self.context.get("prs", {}).get(str(number), {})
-        line = pr_item(number, info, self.texts.get(number), limits)
-        return line.replace("PR_DATA", "PR-DATA")  # the data cannot forge its own end marker
+        return pr_item(number, info, self.texts.get(number), limits)
 
     def _split(self, whole: AreaPart) -> list[AreaPart]:
         parts: list[AreaPart] = []
@@ -279,8 +291,8 @@ def takeaway_request(
     context_tokens: int,
     temperature: float,
 ) -> Request:
-    """The closing request: statistics, the analysis' news (what mattered most, in its own
-    words) and verified themes only, no PR text."""
+    """The closing request: statistics, the analysis' news (what mattered most: a line
+    each, from PR titles, so data like any PR text) and the verified themes."""
     system = render(env, "takeaways_system.j2", repo=context["repo"])
     label = str(context.get("window", {}).get("label", ""))
     total = int(context.get("counts", {}).get("prs", 0))
