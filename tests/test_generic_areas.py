@@ -129,3 +129,37 @@ def test_a_digest_of_an_unknown_repository_reads_its_structure(tmp_path: Path) -
     assert not any("widgetkit" in name.lower() for name in names)
     markdown = run_cli("digest", REPO, "--week", "2026-W07", db=db).stdout
     assert "Qwen3-VL" in markdown and "Qwen3 Vl" not in markdown
+
+
+def test_the_site_s_history_names_areas_as_the_digests_do(tmp_path: Path) -> None:
+    """The site's charts classify weeks no digest stored; their area names take the whole
+    history's spelling, as a digest's do, not only the spelling of the unclassified titles."""
+    from prdigest.site.history import weekly_history
+    from prdigest.store import open_store
+
+    later = [  # a later week: the model's files again, titles that never spell its name
+        PullRequest(
+            repo=REPO,
+            number=200 + i,
+            title=f"Tidy up modelling code, part {i}",
+            sha=f"{200 + i:040x}",
+            author_email="dev0@acme.example",
+            merged_at=MONDAY + timedelta(days=14, hours=i),
+            files=(FileChange(f"{PKG}/models/qwen3_vl/modeling_qwen3_vl.py", 5, 1),),
+        )
+        for i in range(3)
+    ]
+    jsonl = tmp_path / "widgetkit.jsonl"
+    records = [_record(pr) for pr in [*_prs(), *later]]
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    db = tmp_path / "store.db"
+    assert run_cli("sync", REPO, "--jsonl", str(jsonl), db=db).exit_code == 0
+    assert run_cli("digest", REPO, "--week", "2026-W07", db=db).exit_code == 0  # stores W07's
+    store = open_store(str(db))
+    try:
+        points = weekly_history(store, Config(), REPO)
+    finally:
+        store.close()
+    assert [p.areas for p in points if p.start.isoformat() == "2026-02-23"] == [
+        {"Models: Qwen3-VL": 3}
+    ]

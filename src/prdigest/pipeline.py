@@ -23,11 +23,12 @@ from .ingest import (
 from .models import Classification, PullRequest, Report
 from .reporting import Reporter, SilentReporter
 from .store import Store
-from .timeutil import Window, last_complete_week, now, to_iso
+from .store.spelling import title_spelling
+from .timeutil import Window, last_complete_week, now
 
 if TYPE_CHECKING:
     from .analyze.people import People
-    from .reading.spelling import Spelling, TitleWords
+    from .reading.spelling import Spelling
 
 __all__ = [
     "BATCH",
@@ -160,26 +161,6 @@ def build_digest_context(
         history=window_history(store, repo, window, [pr for pr, _ in pairs], spelling),
     )
     return _with_count_mode(store, repo, window, context, count_mode)
-
-
-# The titles' words, read once per store and repository in a run (many windows, one read);
-# the fingerprint says when the store has changed under the cache.
-_TITLE_WORDS: dict[tuple[int, str], tuple[tuple[int, int, int], TitleWords]] = {}
-
-
-def title_spelling(store: Store, repo: str, window: Window) -> Spelling:
-    """How the repository's titles, up to the window's end, write words and names."""
-    from .reading.spelling import TitleWords
-    from .store.history import landed_titles, titles_fingerprint
-
-    fingerprint = titles_fingerprint(store, repo)
-    cached = _TITLE_WORDS.get((id(store), repo))
-    if cached is None or cached[0] != fingerprint:
-        if len(_TITLE_WORDS) >= 4:
-            _TITLE_WORDS.clear()
-        cached = (fingerprint, TitleWords(landed_titles(store, repo)))
-        _TITLE_WORDS[(id(store), repo)] = cached
-    return cached[1].spelling(before=to_iso(window.end))
 
 
 def window_history(

@@ -274,7 +274,7 @@ def _week_of(app: AppContext, pr: PullRequest, profile: Profile) -> list[PullReq
         return [pr]
     from datetime import timedelta
 
-    from ..pipeline import title_spelling
+    from ..store.spelling import title_spelling
     from ..timeutil import last_complete_week
 
     week = last_complete_week(pr.merged_at + timedelta(days=7))

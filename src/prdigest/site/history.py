@@ -14,6 +14,7 @@ from ..reading import kind_of
 from ..store import Store
 from ..store.history import Landed, landed_history
 from ..store.people import mailmap_of
+from ..store.spelling import title_spelling
 from .charts import WeekPoint
 
 
@@ -52,7 +53,8 @@ def weekly_history(store: Store, config: Config, repo: str) -> list[WeekPoint]:
 
 def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) -> dict[str, str]:
     """sha → area: stored where a digest classified it; the rest classified in one batch
-    (for the generic profile, whose areas come from the batch, that is all history)."""
+    (for the generic profile, whose areas come from the batch, that is all history), with
+    names spelled as the repository's titles write them, as its digests do."""
     found = {row.sha: row.area for row in landed if row.area is not None}
     missing = [row for row in landed if row.area is None]
     if not missing:
@@ -60,6 +62,7 @@ def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) 
     wanted = {row.sha for row in missing}
     start, end = missing[0].merged_at, missing[-1].merged_at + timedelta(seconds=1)
     prs = [pr for pr in store.merged_between(repo, start, end) if pr.sha in wanted]
+    profile.use_spelling(title_spelling(store, repo))
     for pr, decided in zip(prs, profile.classify_all(prs), strict=True):
         found[pr.sha or ""] = decided.area
     return found

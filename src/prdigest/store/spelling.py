@@ -1,0 +1,25 @@
+"""How a repository's landed titles write words and names, learned once per store and
+repository in a run (many windows, one read) and cut at a window's end."""
+
+from __future__ import annotations
+
+from ..reading.spelling import Spelling, TitleWords
+from ..timeutil import Window, to_iso
+from .history import landed_titles, titles_fingerprint
+from .store import Store
+
+# The fingerprint says when the store has changed under the cache.
+_TITLE_WORDS: dict[tuple[int, str], tuple[tuple[int, int, int], TitleWords]] = {}
+
+
+def title_spelling(store: Store, repo: str, window: Window | None = None) -> Spelling:
+    """How the repository's titles, up to the window's end (all of them without one),
+    write words and names."""
+    fingerprint = titles_fingerprint(store, repo)
+    cached = _TITLE_WORDS.get((id(store), repo))
+    if cached is None or cached[0] != fingerprint:
+        if len(_TITLE_WORDS) >= 4:
+            _TITLE_WORDS.clear()
+        cached = (fingerprint, TitleWords(landed_titles(store, repo)))
+        _TITLE_WORDS[(id(store), repo)] = cached
+    return cached[1].spelling(before=None if window is None else to_iso(window.end))
