@@ -174,7 +174,7 @@ cmd_serve() {
 		--log) log=$2; shift 2 ;;
 		--wait) wait_s=$2; shift 2 ;;
 		--) shift; break ;;
-		*) die "unknown serve option $1" "see the top of $0" ;;
+		*) die "unknown serve option $1" "see $0 --help" ;;
 		esac
 	done
 	local bin model
@@ -218,10 +218,13 @@ cmd_stop() {
 	rm -f "$pid_file"
 }
 
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
 case "${1:-}" in
+-h | --help | help) usage ;;
 build) cmd_build ;;
 model) cmd_model ;;
 serve) shift; cmd_serve "$@" ;;
 stop) shift; cmd_stop "$@" ;;
-*) die "usage: $0 build|model|serve|stop" "see the top of $0" ;;
+*) die "usage: $0 build|model|serve|stop" "see $0 --help" ;;
 esac

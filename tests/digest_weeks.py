@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from prdigest.analyze.history import History, ancestor_dirs
+from prdigest.analyze.people import People
 from prdigest.models import Classification, PullRequest
 from prdigest.reading.spelling import TitleWords
 from prdigest.sources.jsonl import read_jsonl
@@ -120,8 +121,7 @@ def classified_inputs(
         "window": window,
         "items": current,
         "previous": before,
-        "known_authors": known,
-        "history": history_of(pairs, [pr for pr, _ in current], window),
+        "history": history_of(pairs, [pr for pr, _ in current], window, known),
     }
 
 
@@ -132,9 +132,11 @@ def history_of(
     pairs: Sequence[tuple[PullRequest, Classification]],
     window_prs: list[PullRequest],
     window: Window,
+    known_authors: set[str],
 ) -> History:
     """What the store would know before the window, from the loaded records: when each
-    directory was first touched (a path or a rename's old path under it), indexed once."""
+    directory was first touched (a path or a rename's old path under it), indexed once,
+    and which of the window's authors' addresses landed before."""
     key = id(pairs)
     if key not in _FIRST_SEEN or _FIRST_SEEN[key][0] is not pairs:
         first: dict[str, Any] = {}
@@ -150,6 +152,7 @@ def history_of(
     return History(
         known_dirs=frozenset(known),
         first_landed=oldest if oldest is not None and oldest < window.start else None,
+        people=People.from_emails(known_authors),
         spelling=title_words(pairs).spelling(to_iso(window.end)),
     )
 

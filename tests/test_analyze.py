@@ -11,6 +11,8 @@ import pytest
 from digest_weeks import classified, classified_inputs, iso_weeks, load, week
 from prdigest.analyze import build_context
 from prdigest.analyze.claims import find_claims, normalize
+from prdigest.analyze.history import History
+from prdigest.analyze.people import People
 from prdigest.analyze.symbols import find_symbols
 from prdigest.models import Classification, FileChange, PullRequest
 from prdigest.reading import clean_title, pair_all, series_key
@@ -265,7 +267,9 @@ def test_first_time_authors_and_duplicate_numbers() -> None:
         )
 
     items = [(pr(5, "old@x", "a"), cls), (pr(5, "new@x", "b"), cls), (pr(None, "push@x", "c"), cls)]
-    context = build_context("o/r", Window(moment.date(), moment.date()), items, [], {"old@x"})
+    window = Window(moment.date(), moment.date())
+    known = History(people=People.from_emails({"old@x"}))
+    context = build_context("o/r", window, items, [], history=known)
     assert context["counts"]["prs"] == 2  # the same number landing twice counts twice
     assert context["prs"]["5"]["landings"] == 2
     assert context["counts"]["direct_pushes"] == 1
@@ -281,7 +285,7 @@ def test_first_time_authors_and_duplicate_numbers() -> None:
 
 
 def test_empty_window_gives_an_empty_context() -> None:
-    context = build_context("o/r", week("2026-W07"), [], [], set())
+    context = build_context("o/r", week("2026-W07"), [], [])
     assert context["counts"]["prs"] == 0 and context["areas"] == [] and context["prs"] == {}
     assert context["title"] == "Analysis of Pull Requests for o/r during 20260209-20260215"
 

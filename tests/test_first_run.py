@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -308,3 +311,31 @@ def test_site_leaves_quickstart_try_outs_out_unless_configured(
     built = run_cli("--config", str(config), "site", "build", "--out", str(site), db=db)
     assert built.exit_code == 0, built.stderr
     assert len(list(site.glob("digests/*"))) == 1, "named in [site] repos: published"
+
+
+def _answering(answer: str, *args: str) -> tuple[int, str]:
+    """Run the CLI with its stdin on a pseudo-terminal that types `answer`: (exit code, stderr)."""
+    master, slave = os.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "prdigest", *args],
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    os.close(slave)
+    os.write(master, answer.encode() + b"\n")
+    _, stderr = process.communicate(timeout=60)
+    os.close(master)
+    return process.returncode, stderr.decode()
+
+
+def test_answering_no_keeps_the_report_and_is_no_error(synced: Path) -> None:
+    assert run_cli("digest", REPO, "--week", "2025-W05", db=synced).exit_code == 0
+    report_id = run_cli("reports", "list", db=synced).stdout.split()[0]
+    code, stderr = _answering("n", "--db", str(synced), "reports", "delete", report_id)
+    assert code == 0, stderr
+    assert "Delete report" in stderr and f"kept report {report_id}" in stderr
+    assert len(run_cli("reports", "list", db=synced).stdout.splitlines()) == 1
+    code, stderr = _answering("y", "--db", str(synced), "reports", "delete", report_id)
+    assert code == 0 and f"deleted report {report_id}" in stderr, stderr
+    assert run_cli("reports", "list", db=synced).stdout.strip() == ""

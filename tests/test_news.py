@@ -46,7 +46,7 @@ def _context(prs: list[PullRequest], known: set[str]) -> dict[str, Any]:
     partitioner = Classification("Partitioner", "performance", "r", "k")
     history = History(known_dirs=frozenset(known), first_landed=WEEK.start - timedelta(weeks=40))
     items = [(pr, partitioner if pr.number == 4 else qualcomm) for pr in prs]
-    return build_context("o/r", WEEK, items, [], set(), history=history)
+    return build_context("o/r", WEEK, items, [], history=history)
 
 
 WINDOW = [

@@ -56,7 +56,7 @@ def _context(
     window = Window(datetime(2026, 2, 9).date(), datetime(2026, 2, 15).date())
     people = People(mailmap=mailmap or {}, seen=frozenset(seen))
     items = [(pr, _CLS) for pr in prs]
-    return build_context("o/r", window, items, [], set(), history=History(people=people))
+    return build_context("o/r", window, items, [], history=History(people=people))
 
 
 def test_one_person_with_two_addresses_is_one_first_time_author() -> None:

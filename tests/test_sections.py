@@ -125,7 +125,7 @@ def _context() -> dict[str, Any]:
             title = f"Add {word} support for op{number} in the {word} partitioner"
             pr = _pr(number, title, f"{word}/op{number}.py", start + timedelta(minutes=number))
             items.append((pr, Classification(area, "improvements", "t", "t")))
-    return build_context("acme/widgets", week("2026-W07"), items, [], set())
+    return build_context("acme/widgets", week("2026-W07"), items, [])
 
 
 def test_the_writer_follows_the_plan_and_every_line_says_what_changed() -> None:
@@ -239,7 +239,7 @@ def test_the_profile_s_catch_all_is_named_by_its_directories() -> None:
             number, f"Change number {number} of the week", path, start + timedelta(hours=number)
         )
         items.append((pr, Classification(area, "improvements", rule, "p/kind/x")))
-    context = build_context("acme/widgets", week("2026-W07"), items, [], set())
+    context = build_context("acme/widgets", week("2026-W07"), items, [])
     other = next(a for a in context["areas"] if a["name"] == "Other")
     assert other["catch_all"] and not context["areas"][0]["catch_all"]
     markdown = write_digest(context)

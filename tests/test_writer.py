@@ -188,7 +188,7 @@ def _evil_context() -> dict:
         merged_at=moment,
     )
     items.append((push, Classification("Area <b>", "improvements", "t", "t")))
-    return build_context("o/r", week("2026-W07"), items, [], set())
+    return build_context("o/r", week("2026-W07"), items, [])
 
 
 def test_pr_text_cannot_break_the_markdown() -> None:
@@ -242,7 +242,7 @@ def test_a_title_that_cleans_to_nothing_still_gives_a_readable_bullet(title: str
         files=(FileChange("src/m/g.py", 5, 1),),
     )
     c = Classification("Area", "improvements", "t", "t")
-    context = build_context("o/r", week("2026-W07"), [(pr, c), (other, c)], [], set())
+    context = build_context("o/r", week("2026-W07"), [(pr, c), (other, c)], [])
     shown = context["prs"]["101"]["clean_title"]
     assert shown == ("PR #101" if title.strip() == "(#5)" else title.replace("(#5)", "").strip())
     markdown = write_digest(context)
@@ -253,7 +253,7 @@ def test_a_title_that_cleans_to_nothing_still_gives_a_readable_bullet(title: str
 
 
 def test_empty_window_gives_a_short_valid_digest() -> None:
-    context = build_context("o/r", week("2026-W07"), [], [], set())
+    context = build_context("o/r", week("2026-W07"), [], [])
     markdown = write_digest(context)
     assert markdown == (
         "# Analysis of Pull Requests for o/r during 20260209-20260215\n\n"
@@ -357,7 +357,7 @@ def test_a_window_of_direct_pushes_only_is_told_by_area() -> None:
 
     items = [push(1, "Add the store", "Store"), push(2, "Index paths", "Store")]
     items += [push(3 + i, f"Tidy module {i}", f"Area {i}") for i in range(7)]
-    markdown = write_digest(build_context("o/r", week("2026-W07"), items, [], set()))
+    markdown = write_digest(build_context("o/r", week("2026-W07"), items, []))
     assert "9 direct pushes did, by area below." in markdown
     store = markdown.split("### 1. Store\n", 1)[1].split("\n### ", 1)[0]
     assert "*   Add the store (`1111111`)." in store and "*   Index paths (`2222222`)." in store

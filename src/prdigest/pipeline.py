@@ -53,6 +53,7 @@ class DigestResult:
     context: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # for the closing summary line
+    report_id: int | None = None  # as stored
 
 
 def stored_span(store: Store, repo: str) -> tuple[datetime, datetime]:
@@ -156,7 +157,6 @@ def build_digest_context(
         window,
         pairs,
         previous_pairs,
-        set(),
         area_descriptions=descriptions,
         history=window_history(store, repo, window, [pr for pr, _ in pairs], spelling),
     )
@@ -241,8 +241,8 @@ def digest(
         context=context,
         created_at=now(),
     )
-    store.save_report(report)
-    return DigestResult(report, context, warnings, notes)
+    report_id = store.save_report(report)
+    return DigestResult(report, context, warnings, notes, report_id)
 
 
 def _write(

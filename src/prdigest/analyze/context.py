@@ -15,7 +15,6 @@ from .families import families, family_of, plan_sections
 from .history import History
 from .items import Item, build_item, inverse_document_frequency, title_terms
 from .notability import Notability, assess, news, ranked
-from .people import People
 from .reverts import pair_reverts
 from .spelling import Spelling
 from .themes import Theme, area_themes, theme_limit
@@ -30,7 +29,6 @@ def build_context(
     window: Window,
     items: Sequence[tuple[PullRequest, Classification]],
     previous: Sequence[tuple[PullRequest, Classification]],
-    known_authors: set[str],
     area_descriptions: dict[str, str] | None = None,
     history: History | None = None,
 ) -> dict[str, Any]:
@@ -38,8 +36,7 @@ def build_context(
     (direct pushes included), `previous` those of the window before (for trends and as
     the TF-IDF background), `history` what the store knows from outside the window (new
     components and first-time contributors need it; without it, the spelling is learned
-    from the two windows' titles alone; `known_authors`, the e-mails of window authors
-    seen before, stands for its people when it holds none)."""
+    from the two windows' titles alone)."""
     descriptions = area_descriptions or {}
     spelling = (
         history.spelling
@@ -47,8 +44,7 @@ def build_context(
         else Spelling.learned(pr.title for pr, _ in [*previous, *items])
     )
     history = history or History()
-    known = history.people
-    people = known if known.seen or known.mailmap else People.from_emails(known_authors)
+    people = history.people
     ordered = sorted(items, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
     prs = [it for it in built if it.number is not None]

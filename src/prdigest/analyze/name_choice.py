@@ -63,21 +63,9 @@ def tidy_name(name: str) -> str:
     return sentence_case(text)
 
 
-# Areas may be "Docs" or "Tests"; these are where a profile puts what no rule took.
-_CATCH_ALL = frozenset(
-    "none other others misc miscellaneous general various unknown unclassified".split()
-)
-
-
 def is_generic(name: str) -> bool:
     words = plain(name).strip(" .:").split()
     return len(words) == 1 and words[0] in GENERIC
-
-
-def is_catch_all(area: str) -> bool:
-    """`Other`, `Misc`: the area a profile gives what no rule took, no name to print."""
-    words = plain(area).strip(" .:").split()
-    return len(words) == 1 and words[0] in _CATCH_ALL
 
 
 def restates(name: str, sentence: str) -> bool:

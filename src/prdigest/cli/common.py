@@ -195,8 +195,3 @@ def emit(text: str, out: Path | None) -> None:
     if out.is_dir():
         raise ConfigError(f"--out {out} is a directory", "give a file path")
     write_atomic(out, text)
-
-
-def many(count: int, one: str, plural: str | None = None) -> str:
-    """`1 report`, `2 reports`, `0 direct pushes`: what people read says its counts right."""
-    return f"{count} {one if count == 1 else plural or one + 's'}"

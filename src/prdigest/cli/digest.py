@@ -11,14 +11,13 @@ from typing import Any
 import click
 
 from .. import pipeline
+from ..analyze.english import plural
 from ..errors import UsageError
-from ..store.reports import stored_id
 from ..timeutil import Window, iso_week_window, parse_date, window_between
 from .common import (
     AppContext,
     StderrReporter,
     emit,
-    many,
     pass_app,
     source_options,
     source_spec,
@@ -169,10 +168,10 @@ def digest_command(
         "; ".join(
             [
                 f"digest of {repo} for {outcome.report.window_start}..{outcome.report.window_end}: "
-                f"{many(counts.get('prs', 0), 'PR')}, written by the {outcome.report.writer} writer",
+                f"{plural(counts.get('prs', 0), 'PR')}, written by the {outcome.report.writer} writer",
                 *outcome.notes,
                 *(["7 days from --since (--until sets the last day)"] if seven_days else []),
-                f"stored as report {stored_id(store, outcome.report)}",
+                f"stored as report {outcome.report_id}",
             ]
         )
     )

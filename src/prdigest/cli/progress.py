@@ -33,7 +33,7 @@ class Pace:
 
 
 def figures(done: int, total: int | None, what: str, pace: Pace, now: float) -> str:
-    """`1,500/2,001 commits (75%), ETA 0:00:01, 5,120 commits/s`, as much as is known."""
+    """`1,500/2,001 commits (74%), ETA 0:00:01, 5,120 commits/s`, as much as is known."""
     if what == "bytes":
         count = f"{size(done)}/{size(total)}" if total else size(done)
     else:

@@ -13,7 +13,6 @@ from .. import pipeline
 from ..errors import ConfigError
 from ..release import ref_range, release_notes
 from ..release.refs import RefRange
-from ..store.reports import stored_id
 from ..timeutil import Window, window_between
 from .common import AppContext, StderrReporter, emit, pass_app, source_options, source_spec
 
@@ -99,7 +98,7 @@ def release_notes_command(
         profile_name=profile_name,
     )
     emit(outcome.report.markdown, out)
-    reporter.done(f"{outcome.summary()}; stored as report {stored_id(store, outcome.report)}")
+    reporter.done(f"{outcome.summary()}; stored as report {outcome.report_id}")
 
 
 def _range(

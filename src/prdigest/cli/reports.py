@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..errors import ConfigError, SourceError, UsageError
+from ..errors import SourceError, UsageError
 from ..store.location import describe
 from ..store.reports import StoredReport, delete_report, find_report, list_reports, report_markdown
 from .common import AppContext, StderrReporter, emit, pass_app
@@ -53,21 +53,21 @@ def delete_command(app: AppContext, report_id: int, yes: bool) -> None:
     report = find_report(store, report_id)
     if report is None:
         raise _missing(report_id)
-    if not yes:
-        _confirm(report)
+    if not yes and not _confirmed(report):
+        StderrReporter().done(f"kept report {report.id}")  # the user's answer, not an error
+        return
     delete_report(store, report_id)
     StderrReporter().done(
         f"deleted report {report.id} ({report.line}); the next site build no longer publishes it"
     )
 
 
-def _confirm(report: StoredReport) -> None:
+def _confirmed(report: StoredReport) -> bool:
     if not sys.stdin.isatty():
         raise UsageError(
             f"deleting report {report.id} needs confirmation", "add --yes to delete it"
         )
-    if not click.confirm(f"Delete report {report.id} ({report.line})?", err=True):
-        raise ConfigError(f"report {report.id} was not deleted", "answer y, or add --yes")
+    return click.confirm(f"Delete report {report.id} ({report.line})?", err=True)
 
 
 def _missing(report_id: int) -> SourceError:

@@ -6,9 +6,10 @@ import json
 
 import click
 
+from ..analyze.english import plural
 from ..store.location import describe
 from ..store.status import repository_status
-from .common import AppContext, StderrReporter, many, pass_app
+from .common import AppContext, StderrReporter, pass_app
 
 
 @click.command("worker")
@@ -82,9 +83,9 @@ def status_command(app: AppContext, fmt: str) -> None:
             else "no landed PRs"
         )
         click.echo(
-            f"{repo['name']}: {many(repo['pull_requests'], 'PR')} and"
-            f" {many(repo['direct_pushes'], 'direct push', 'direct pushes')} ({span}),"
-            f" {many(repo['reports'], 'report')}"
+            f"{repo['name']}: {plural(repo['pull_requests'], 'PR')} and"
+            f" {plural(repo['direct_pushes'], 'direct push', 'direct pushes')} ({span}),"
+            f" {plural(repo['reports'], 'report')}"
         )
         for cursor in repo["cursors"]:
             click.echo(

@@ -32,6 +32,7 @@ class ReleaseNotesResult:
     rows_added: int = 0
     worksheet: Path | None = None
     notes: list[str] = field(default_factory=list)
+    report_id: int | None = None  # as stored
 
     def summary(self) -> str:
         c = self.context["counts"]
@@ -127,9 +128,14 @@ def release_notes(
         context=context,
         created_at=now(),
     )
-    store.save_report(report)
+    report_id = store.save_report(report)
     return ReleaseNotesResult(
-        report, context, list(rows), rows_added, worksheet if apply is None else None
+        report,
+        context,
+        list(rows),
+        rows_added,
+        worksheet if apply is None else None,
+        report_id=report_id,
     )
 
 

@@ -17,7 +17,6 @@ class Landed:
     merged_at: datetime
     number: int | None  # None: a direct push
     title: str
-    author: str  # e-mail, else name, else login
     area: str | None  # as stored for the profile (a digest classified it), else None
     author_name: str = ""  # the identity, for telling people apart as a digest does
     author_email: str = ""
@@ -43,7 +42,6 @@ def landed_history(store: Store, repo: str, profile: str) -> list[Landed]:
             parse_datetime(merged),
             number,
             title or "",
-            email or name or login or "",
             area,
             name or "",
             email or "",

@@ -12,16 +12,17 @@ from .core import StoreCore
 
 
 class ReportTables(StoreCore):
-    def save_report(self, report: Report) -> None:
-        """Keep the latest report per repository, kind, window and writer."""
+    def save_report(self, report: Report) -> int:
+        """Keep the latest report per repository, kind, window and writer; its id (the same
+        id when a report replaces one of the same key)."""
         repo_id = self.repo_id(report.repo)
         with self.transaction():
-            self.conn.execute(
+            row = self.conn.execute(
                 "INSERT INTO reports (repo_id, kind, window_start, window_end, writer, title, markdown,"
                 " context, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (repo_id, kind, window_start, window_end, writer) DO UPDATE SET"
                 " title = excluded.title, markdown = excluded.markdown, context = excluded.context,"
-                " created_at = excluded.created_at",
+                " created_at = excluded.created_at RETURNING id",
                 (
                     repo_id,
                     report.kind,
@@ -33,7 +34,8 @@ class ReportTables(StoreCore):
                     json.dumps(report.context, sort_keys=True),
                     to_iso(report.created_at),
                 ),
-            )
+            ).fetchone()
+        return int(row[0])
 
     def reports(self, repo: str | None = None, kind: str | None = None) -> list[Report]:
         """Stored reports, newest window first."""
@@ -100,16 +102,6 @@ def find_report(store: StoreCore, report_id: int) -> StoredReport | None:
 def report_markdown(store: StoreCore, report_id: int) -> str | None:
     row = store.conn.execute("SELECT markdown FROM reports WHERE id = ?", (report_id,)).fetchone()
     return str(row[0]) if row else None
-
-
-def stored_id(store: StoreCore, report: Report) -> int | None:
-    """The id under which `Store.save_report` keeps this report (its natural key)."""
-    row = store.conn.execute(
-        f"SELECT t.id{_FROM} WHERE r.name = ? AND t.kind = ? AND t.window_start = ?"
-        " AND t.window_end = ? AND t.writer = ?",
-        (report.repo, report.kind, report.window_start, report.window_end, report.writer),
-    ).fetchone()
-    return int(row[0]) if row else None
 
 
 def delete_report(store: StoreCore, report_id: int) -> bool:

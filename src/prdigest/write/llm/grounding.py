@@ -162,12 +162,6 @@ def content_words(sentence: str, shortest: int = 4) -> list[str]:
     return words
 
 
-def missing_names(
-    sentence: str, evidence: Evidence, vocabulary: set[str] | frozenset[str] = frozenset()
-) -> list[str]:
-    return [n for n in named_things(sentence, vocabulary) if not evidence.names(n)]
-
-
 def word_support(sentence: str, evidence: Evidence) -> float:
     """The share of the sentence's content words the evidence uses (1.0 when it has none)."""
     words = content_words(sentence)

@@ -84,8 +84,7 @@ def classify(status: int, body: str, *, sent_format: bool, sent_stream: bool) ->
 def _number(pattern: re.Pattern[str], body: str) -> int | None:
     match = pattern.search(body)
     if match is None:
-        found = _json_number(body, "n_ctx") if pattern is _MAX_CONTEXT else None
-        return found if found is None else int(found)
+        return _json_number(body, "n_ctx") if pattern is _MAX_CONTEXT else None
     value = next(g for g in match.groups() if g)
     return int(value.replace(",", ""))
 
