@@ -2,8 +2,8 @@
 
 On executorch 2026-W01 and 2026-W07 the command exits 0, the LLM writer writes the
 digest (no whole-digest fallback), every sentence the model published names only what
-the PRs it cites name (checked here with a reader of our own, not the writer's), and a
-second run sends nothing. With the server's context at 2,048 the writer plans within it
+the PRs it cites name (checked here with a reader of our own, not the writer's), Key
+Takeaways too, and a second run sends nothing. With the server's context at 2,048 the writer plans within it
 and finishes. A 135M model writes mostly nonsense, and verification drops it: these tests
 pin what is published, never the model's words (they change with the CPU's threads).
 Timings go to the test's output (`-s`); docs/llm.md has the figures.
@@ -107,8 +107,14 @@ def unsupported(text: str, sources: list[str]) -> list[str]:
         key = re.sub(r"[\s_\-./:`]+", "", name.lower())
         if key and key not in said and key.rstrip("s") not in said:
             missing.append(name)
-    missing += [f for f in re.findall(r"\d+(?:\.\d+)?", text) if len(f) >= 2 and f not in joined]
+    figures = re.findall(r"\d+(?:\.\d+)?", text)
+    missing += [f for f in figures if len(f) >= 2 and not _written(f, joined)]
     return missing
+
+
+def _written(figure: str, text: str) -> bool:
+    """`37` is written in "37%" or "v0.37", not in "#17375"."""
+    return re.search(rf"(?<![\d]){re.escape(figure)}(?![\d])", text) is not None
 
 
 def check_published(markdown: str, evidence: dict[int, str]) -> int:
@@ -122,6 +128,25 @@ def check_published(markdown: str, evidence: dict[int, str]) -> int:
     return len(bullets)
 
 
+def check_takeaways(markdown: str, evidence: dict[int, str]) -> str:
+    """Key Takeaways, whoever wrote it (the model, else the analysis' news and counts),
+    cites only PRs of the week and names only what they, the repository and the digest's
+    section headings name; its only figures of prdigest's own are the week's PR count and
+    a new directory's file count. Returns the paragraph."""
+    match = re.search(r"^### Key Takeaways\n(.+?)\n\n---", markdown, re.M | re.S)
+    assert match, markdown[:500]
+    paragraph = match.group(1)
+    cited = [int(n) for n in _CITED.findall(paragraph)]
+    assert set(cited) <= set(evidence), cited
+    headings = re.findall(r"^### (?:\d+\. )?(.+)$", markdown, re.M)
+    total = re.search(r"\b(\d+) PRs? across\b", paragraph)
+    assert total and int(total.group(1)) == len(evidence), paragraph
+    said = re.sub(r"\(\d+ files,|\b\d+ PRs? across\b", " ", _CITED.sub("", paragraph))
+    sources = [REPO, *headings, *(evidence[n] for n in cited)]
+    assert unsupported(said, sources) == [], paragraph
+    return paragraph
+
+
 @pytest.mark.parametrize("week", ["2026-W01", "2026-W07"])
 def test_a_real_week_gets_a_grounded_llm_digest_and_a_second_run_sends_nothing(
     llama_server: RealServer, synced: Path, week: str
@@ -133,8 +158,12 @@ def test_a_real_week_gets_a_grounded_llm_digest_and_a_second_run_sends_nothing(
     assert "written by the llm writer" in first.stderr
     markdown = first.stdout
     assert re.search(r"_The model wrote [1-9]\d* of \d+ sections", markdown)
-    published = check_published(markdown, pr_evidence(synced, week))
+    evidence = pr_evidence(synced, week)
+    published = check_published(markdown, evidence)
     assert published >= 1
+    takeaways = check_takeaways(markdown, evidence)
+    if week == "2026-W07":  # the analysis' news leads, whether or not the model's words passed
+        assert takeaways.startswith("Most notable this week: new `examples/models/sortformer/`")
     if week == "2026-W07":
         assert took < W07_LIMIT
     again, _ = digest(synced, week, llama_server)
@@ -155,6 +184,7 @@ def test_with_a_2048_context_the_writer_plans_within_it_and_finishes(
     )
     assert "refused as too long" not in result.stderr
     check_published(result.stdout, pr_evidence(synced, "2026-W01"))
+    check_takeaways(result.stdout, pr_evidence(synced, "2026-W01"))
     as_json, _ = digest(synced, "2026-W01", llama_server_2048, "--format", "json")
     facts = json.loads(as_json.stdout)["llm"]
     assert facts["context"] == 1843 and facts["context_source"] == "llama-server /props"
