@@ -2,8 +2,9 @@
 section (its themes, cited within the citation budget), a family's (one line per member
 area) and Other Areas (one line per small area or family, each saying what changed).
 
-Every `[PR#N](…)` goes through the `Ledger`; past the citation budget a line still says
-what changed, in the words of its theme, without a link.
+Every `[PR#N](…)` goes through the `Ledger`. Past the citation budget the digest stays
+selective by citing less, never by saying less: a section still tells its first themes
+and every line still links one PR behind what it says.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..render.markdown import code, inline, plain, table_cell
 from .digest_blocks import Ledger, more_prs, theme_label
 from .news import component_bullets
 
-__all__ = ["MIN_SECTION", "citation_budget", "sections"]
+__all__ = ["MIN_SECTION", "TOLD_PAST_BUDGET", "citation_budget", "sections"]
 
 _KIND_LABELS = {
     "bc_breaking": "BC-breaking",
@@ -39,12 +40,15 @@ _KIND_SINGULAR = {
     "docs": "docs change",
 }
 _LINE_CITES = 2  # PRs a member's line cites, within the budget
+TOLD_PAST_BUDGET = (
+    3  # a section's themes told past the budget, cited once each (the references: 3–5)
+)
 
 
 def citation_budget(prs: int) -> int:
     """About how many PR links the area sections of a digest of `prs` PRs carry (the
-    references: 20–35 of 400–560; a 100-PR week gets 16); past it, a section still opens
-    with its first theme, cited once."""
+    references: 20–35 of 400–560; a 100-PR week gets 16); past it, a section still tells
+    its first themes, cited once each."""
     return min(30, 8 + prs // 12)
 
 
@@ -92,11 +96,11 @@ def _area_section(
     skipped = 0
     for position, theme in enumerate(area["themes"]):
         # Themes while the digest stays selective, and any theme with a stated figure
-        # (impact is what readers look for); past the budget, a section still opens
-        # with its first theme, cited once.
+        # (impact is what readers look for); past the budget, a section still tells its
+        # first themes, cited once each.
         if theme["figures"] or ledger.citations + len(theme["prs"]) <= budget:
             bullets.append(_theme_bullet(theme, ledger))
-        elif position == 0:
+        elif position < TOLD_PAST_BUDGET:
             bullets.append(_lead_bullet(theme, ledger))
         else:
             skipped += len(theme["members"])
@@ -148,7 +152,8 @@ def _family_section(
 
 
 def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) -> str:
-    """`**NXP** (3 PRs): what its strongest theme says (cited while the budget lasts).`"""
+    """`**NXP** (3 PRs): what its strongest theme says, citing two PRs while the budget
+    lasts and one past it (every line links the PR behind what it says)."""
     name = inline(label) if "`" in label else plain(label)  # a name, not code (`FlatTensor`)
     text = f"**{name}** ({plural(area['count'], 'PR')}): "
     if not area["themes"]:  # no theme: its PRs are news, reverts or relands
@@ -157,8 +162,11 @@ def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) 
             return text + f"the new {made} above."
         if area["rest"]["reverts"] >= area["count"]:
             return text + "reverts and relands only (see below)."
-        first = next((ledger.prs[str(n)] for n in area["prs"] if ledger.has(n)), None)
-        return text + (inline(first["clean_title"].rstrip(".")) + "." if first else "no details.")
+        first = next((n for n in area["prs"] if ledger.has(n)), None)
+        if first is None:
+            return text + "no details."
+        title = inline(ledger.prs[str(first)]["clean_title"].rstrip("."))
+        return text + f"{title} ({ledger.cite(first)})."
     # the strongest theme whose sentence does not open with the line's own name
     theme = next(
         (t for t in area["themes"] if not _restates(_unrepeated(t["sentence"], label), label)),
@@ -167,11 +175,11 @@ def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) 
     figures = [f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])][:1]
     figure_prs = {f["pr"] for f in figures}
     text += inline(_unrepeated(theme["sentence"].rstrip("."), label))
-    if ledger.citations < budget or figures:
-        cited = [n for n in theme["prs"] if ledger.has(n) and n not in figure_prs]
-        room = max(0, _LINE_CITES - len(figures))
-        if cited[:room]:
-            text += f" ({ledger.cite_all(cited[:room])})"
+    # every line says what changed and links the PR behind it: past the budget, one
+    cited = [n for n in theme["prs"] if ledger.has(n) and n not in figure_prs]
+    room = _LINE_CITES - len(figures) if ledger.citations < budget else 1 - len(figures)
+    if cited[: max(0, room)]:
+        text += f" ({ledger.cite_all(cited[: max(0, room)])})"
     for fig in figures:
         text += f", reporting {ledger.quote(fig['text'], fig['pr'])}"
     return text + "."
