@@ -179,17 +179,23 @@ def test_a_long_git_sync_shows_the_count_as_its_total(
 
     monkeypatch.setattr(ingest_git, "COUNT_AFTER", 0.0)
     monkeypatch.setattr(git_source, "iter_git_records", slow)
-    reporter = RecordingReporter()
-    store = open_store(str(tmp_path / "s.db"))
-    sync(store, REPO, SourceSpec(git=replayed.path), reporter)
-    store.close()
-    total = len(replayed.expected)
-    reports = [line.split(";")[0] for line in reporter.lines if line.startswith("progress")]
+    reports, total = _progress_of_a_sync(replayed, tmp_path)
     assert reports == [
         "progress 100/None commits",  # asked for here, the count is not known yet
         *(f"progress {read}/{total} commits" for read in range(200, total, 100)),
         f"progress {total}/{total} commits",
     ]
+
+
+def _progress_of_a_sync(replayed: Replay, tmp_path: Path) -> tuple[list[str], int]:
+    """The progress reports of a sync of the replayed clone (`progress 200/400 commits`),
+    and how many commits it holds."""
+    reporter = RecordingReporter()
+    store = open_store(str(tmp_path / "s.db"))
+    sync(store, REPO, SourceSpec(git=replayed.path), reporter)
+    store.close()
+    reports = [line.split(";")[0] for line in reporter.lines if line.startswith("progress")]
+    return reports, len(replayed.expected)
 
 
 def test_a_sync_shorter_than_count_after_counts_nothing(
@@ -199,12 +205,7 @@ def test_a_sync_shorter_than_count_after_counts_nothing(
 
     monkeypatch.setattr(ingest_git, "COUNT_AFTER", 60.0)  # however slow the machine
     monkeypatch.setattr(CommitCount, "poll", lambda self: pytest.fail("counted"))
-    reporter = RecordingReporter()
-    store = open_store(str(tmp_path / "s.db"))
-    sync(store, REPO, SourceSpec(git=replayed.path), reporter)
-    store.close()
-    total = len(replayed.expected)
-    reports = [line.split(";")[0] for line in reporter.lines if line.startswith("progress")]
+    reports, total = _progress_of_a_sync(replayed, tmp_path)
     assert reports[0] == "progress 100/None commits"
     assert reports[-1] == f"progress {total}/{total} commits"  # the end: all of it was read
 
