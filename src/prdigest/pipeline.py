@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from .analyze.history import History, ancestor_dirs
@@ -28,6 +28,7 @@ from .timeutil import Window, last_complete_week, now
 
 if TYPE_CHECKING:
     from .analyze.people import People
+    from .classify import Profile
     from .reading.spelling import Spelling
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "build_digest_context",
     "check_window",
     "classified",
+    "classified_with",
     "configured_repos",
     "digest",
     "resolve_spec",
@@ -161,6 +163,18 @@ def build_digest_context(
         history=window_history(store, repo, window, [pr for pr, _ in pairs], spelling),
     )
     return _with_count_mode(store, repo, window, context, count_mode)
+
+
+def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[PullRequest]:
+    """The PRs a digest classifies with this one: its ISO week and the week before (the
+    generic profile derives its areas from them, spelled as the digest spells them); the
+    profile is told the spelling."""
+    if pr.merged_at is None:
+        return [pr]
+    week = last_complete_week(pr.merged_at + timedelta(days=7))
+    profile.use_spelling(title_spelling(store, pr.repo, week))
+    batch = store.merged_between(pr.repo, week.previous().start, week.end)
+    return batch if any(other.sha == pr.sha for other in batch) else [*batch, pr]
 
 
 def window_history(
