@@ -170,13 +170,22 @@ def test_a_long_git_sync_shows_the_count_as_its_total(
     from prdigest.ingest import git as ingest_git
 
     real = git_source.iter_git_records
+    counts: list[CommitCount] = []
+    real_init = CommitCount.__init__
+
+    def recorded(self: CommitCount, *args: Any, **kwargs: Any) -> None:
+        real_init(self, *args, **kwargs)
+        counts.append(self)
 
     def slow(*args: Any, **kwargs: Any) -> Any:  # a long sync: git pauses after 150 commits
         for read, record in enumerate(real(*args, **kwargs), start=1):
-            if read == 150:
-                time.sleep(1.0)  # the count (started at the report of 100) ends meanwhile
+            if read == 150:  # until the count (started at the report of 100) has ended
+                deadline = time.monotonic() + 60
+                while counts[0].poll() is None and time.monotonic() < deadline:
+                    time.sleep(0.01)
             yield record
 
+    monkeypatch.setattr(CommitCount, "__init__", recorded)
     monkeypatch.setattr(ingest_git, "COUNT_AFTER", 0.0)
     monkeypatch.setattr(git_source, "iter_git_records", slow)
     reports, total = _progress_of_a_sync(replayed, tmp_path)
