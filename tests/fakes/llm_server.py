@@ -140,6 +140,7 @@ def good_responder(prompt: Prompt) -> str:
         return json.dumps({"takeaway": f"{area} work led the week, with {name} first."})
     themes = []
     for area, items in prompt.areas.items():
+        first = len(themes)
         for start in range(0, min(len(items), 6), 3):
             group = items[start : start + 3]
             themes.append(
@@ -150,16 +151,17 @@ def good_responder(prompt: Prompt) -> str:
                     "prs": [n for n, _ in group],
                 }
             )
-        for number, line in items:  # quote a stated figure, as a good model would
+        for number, line in items:  # lead with a stated figure, as a good model would
             claim = re.search(r"claim: .*?(\d+(?:\.\d+)?\s?(?:x|%|s|MB))\b", line)
             if claim:
-                themes.append(
+                themes.insert(
+                    first,
                     {
                         "area": area,
                         "name": name_of(title_of(line)),
                         "summary": f"{title_of(line).rstrip('.')} reaches {claim.group(1)}.",
                         "prs": [number],
-                    }
+                    },
                 )
                 break
     return json.dumps({"themes": themes})

@@ -121,27 +121,28 @@ def pr_item(number: int, info: dict[str, Any], text: PRText | None, limits: Item
     shown = trim_tokens(opening, limits.text_tokens) if opening else ""
     if shown:
         parts.append("| " + shown)
-    for claim in claim_sentences(text.body if text else "", shown, limits)[: limits.claims]:
+    for claim in stated_results(info, shown, limits)[: limits.claims]:
         parts.append("| claim: " + claim)
     return " ".join(p for p in parts if p)
 
 
-def claim_sentences(body: str, already_shown: str, limits: ItemLimits) -> list[str]:
-    """Sentences of the body stating a measured figure (`1.4x`, `15%`, `O(N)`, `264s`),
-    cut around the figure so it survives the trim."""
+def stated_results(info: dict[str, Any], already_shown: str, limits: ItemLimits) -> list[str]:
+    """The results the analysis read in the PR's text (`claims`: whole clauses stating a
+    measured outcome, never a test threshold, a setting or a table cell, as the
+    deterministic writer quotes them), cut around their figure to fit the line."""
     from .verify import extract_figures
 
     found = []
-    for sentence in _SENTENCES.split(one_line(body)):
-        figures = [f for f in extract_figures(sentence) if _STRONG.search(f)]
-        if not figures or all(f in already_shown for f in figures):
+    for claim in (str(c) for c in info.get("claims") or ()):
+        figures = extract_figures(claim)
+        if figures and all(f in already_shown for f in figures):
             continue
-        found.append(_around(sentence, figures[0], limits.claim_tokens))
+        found.append(
+            _around(claim, figures[0], limits.claim_tokens)
+            if figures
+            else trim_tokens(claim, limits.claim_tokens)
+        )
     return found
-
-
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s+-\s+|\s+\*\s+")
-_STRONG = re.compile(r"[x×%]|O\(|\d\s?[a-zA-Zµ]", re.IGNORECASE)
 
 
 def _around(sentence: str, figure: str, budget: int) -> str:
@@ -149,6 +150,7 @@ def _around(sentence: str, figure: str, budget: int) -> str:
     if estimate_tokens(sentence) <= budget:
         return sentence
     at = sentence.find(figure)
+    at = sentence.rfind(" ", 0, max(at, 0)) + 1  # the figure's whole word: `~15`, `2-4x`
     words_before = sentence[:at].split()
     after = sentence[at:]
     kept_before: list[str] = []
