@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from digest_weeks import classified, classified_inputs, week
 from prdigest.analyze import build_context
 from prdigest.analyze.families import families, family_of, member_name, plan_sections
@@ -244,3 +246,35 @@ def test_the_profile_s_catch_all_is_named_by_its_directories() -> None:
     assert other["catch_all"] and not context["areas"][0]["catch_all"]
     markdown = write_digest(context)
     assert "*   **`website`** (2 PRs): " in markdown and "*   **Other** (" not in markdown
+
+
+def _said(markdown_line: str) -> str:
+    """A line as a reader sees its words: no escapes, code marks or emphasis."""
+    return re.sub(r"[\\`*]", "", markdown_line)
+
+
+def test_past_the_budget_every_line_cites_what_its_sentence_is_made_from(
+    executorch_jsonl: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no citation budget at all, a digest still links every line, and a line whose
+    sentence joins two PRs' titles ("Adds support for `a` and `b`") cites both."""
+    from prdigest.write import sections as sections_module
+
+    monkeypatch.setattr(sections_module, "citation_budget", lambda prs: 0)
+    pairs = classified(str(executorch_jsonl), ET, False)
+    joined = 0
+    for iso in ("2025-W22", "2025-W37", "2026-W07", "2026-W09"):
+        context = build_context(ET, **classified_inputs(pairs, week(iso)))
+        lines = write_digest(context).split("\n---\n", 2)[1].splitlines()
+        for line in lines:
+            if re.match(r"\s*\*   \*\*[^*]+\*\* \(\d+ PRs?\): ", line):
+                told_elsewhere = ("above.", "see below", "direct push")
+                assert "[PR#" in line or any(t in line for t in told_elsewhere), (iso, line)
+        for theme in (t for a in context["areas"] for t in a["themes"] if not t["points"]):
+            opening = _said(theme["sentence"])[:40]
+            bullets = (line for line in lines if line.lstrip().startswith("*   "))
+            for line in (line for line in bullets if opening in _said(line)):
+                cited = {int(n) for n in re.findall(r"\[PR#(\d+)\]", line)}
+                assert set(theme["quotes"]) <= cited, (iso, line, theme["quotes"])
+                joined += len(theme["quotes"]) > 1
+    assert joined >= 3  # the joined sentences this checks are there

@@ -167,6 +167,7 @@ def _theme_dict(theme: Theme) -> dict[str, Any]:
         "kind": theme.kind,
         "sentence": theme.sentence,
         "prs": cited,
+        "quotes": [m.number for m in theme.quoted if m.number is not None],
         "members": [m.number for m in theme.members if m.number is not None],
         "more": len(theme.members) - len(cited),
         "figures": [{"text": text, "pr": pr} for text, pr in theme.figures],

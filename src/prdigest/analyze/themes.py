@@ -45,6 +45,7 @@ class Theme:
     sentence: str
     figures: list[tuple[str, int]]
     points: list[tuple[str, int]]  # (one sentence, its PR) when the theme holds distinct changes
+    quoted: list[Item]  # the PRs its sentence is made from: what a line citing it must cite
 
     @property
     def series(self) -> bool:
@@ -158,6 +159,7 @@ def _make_theme(
         sentence=sentence,
         figures=figures,
         points=points,
+        quoted=used,
     )
 
 

@@ -54,7 +54,8 @@ def weekly_history(store: Store, config: Config, repo: str) -> list[WeekPoint]:
 def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) -> dict[str, str]:
     """sha → area: stored where a digest classified it; the rest classified in one batch
     (for the generic profile, whose areas come from the batch, that is all history), with
-    names spelled as the repository's titles write them, as its digests do."""
+    names spelled as the repository's titles write them (all its titles: a digest reads
+    those up to its window's end)."""
     found = {row.sha: row.area for row in landed if row.area is not None}
     missing = [row for row in landed if row.area is None]
     if not missing:

@@ -3,8 +3,8 @@ section (its themes, cited within the citation budget), a family's (one line per
 area) and Other Areas (one line per small area or family, each saying what changed).
 
 Every `[PR#N](…)` goes through the `Ledger`. Past the citation budget the digest stays
-selective by citing less, never by saying less: a section still tells its first themes
-and every line still links one PR behind what it says.
+selective by citing less, never by saying less: a section still tells its first themes,
+and every line still links the PRs its sentence is made from.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..render.markdown import code, inline, plain, table_cell
 from .digest_blocks import Ledger, more_prs, theme_label
 from .news import component_bullets
 
-__all__ = ["MIN_SECTION", "TOLD_PAST_BUDGET", "citation_budget", "sections"]
+__all__ = ["MIN_SECTION", "citation_budget", "sections"]
 
 _KIND_LABELS = {
     "bc_breaking": "BC-breaking",
@@ -40,15 +40,13 @@ _KIND_SINGULAR = {
     "docs": "docs change",
 }
 _LINE_CITES = 2  # PRs a member's line cites, within the budget
-TOLD_PAST_BUDGET = (
-    3  # a section's themes told past the budget, cited once each (the references: 3–5)
-)
+_TOLD_PAST_BUDGET = 3  # a section's themes told past the budget (the references: 3–5)
 
 
 def citation_budget(prs: int) -> int:
     """About how many PR links the area sections of a digest of `prs` PRs carry (the
     references: 20–35 of 400–560; a 100-PR week gets 16); past it, a section still tells
-    its first themes, cited once each."""
+    its first themes, each citing only the PRs its sentence is made from."""
     return min(30, 8 + prs // 12)
 
 
@@ -97,10 +95,10 @@ def _area_section(
     for position, theme in enumerate(area["themes"]):
         # Themes while the digest stays selective, and any theme with a stated figure
         # (impact is what readers look for); past the budget, a section still tells its
-        # first themes, cited once each.
+        # first themes, citing only the PRs each sentence is made from.
         if theme["figures"] or ledger.citations + len(theme["prs"]) <= budget:
             bullets.append(_theme_bullet(theme, ledger))
-        elif position < TOLD_PAST_BUDGET:
+        elif position < _TOLD_PAST_BUDGET:
             bullets.append(_lead_bullet(theme, ledger))
         else:
             skipped += len(theme["members"])
@@ -152,8 +150,8 @@ def _family_section(
 
 
 def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) -> str:
-    """`**NXP** (3 PRs): what its strongest theme says, citing two PRs while the budget
-    lasts and one past it (every line links the PR behind what it says)."""
+    """`**NXP** (3 PRs): what its strongest theme says, citing the PRs that sentence is
+    made from (and, while the budget lasts, one more of the theme)."""
     name = inline(label) if "`" in label else plain(label)  # a name, not code (`FlatTensor`)
     text = f"**{name}** ({plural(area['count'], 'PR')}): "
     if not area["themes"]:  # no theme: its PRs are news, reverts or relands
@@ -173,13 +171,15 @@ def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) 
         area["themes"][0],
     )
     figures = [f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])][:1]
-    figure_prs = {f["pr"] for f in figures}
+    figure_prs = [f["pr"] for f in figures]
     text += inline(_unrepeated(theme["sentence"].rstrip("."), label))
-    # every line says what changed and links the PR behind it: past the budget, one
-    cited = [n for n in theme["prs"] if ledger.has(n) and n not in figure_prs]
-    room = _LINE_CITES - len(figures) if ledger.citations < budget else 1 - len(figures)
-    if cited[: max(0, room)]:
-        text += f" ({ledger.cite_all(cited[: max(0, room)])})"
+    # every line links the PRs its sentence is made from; within the budget, another
+    quoted = [n for n in _quotes(theme) if ledger.has(n) and n not in figure_prs]
+    others = [n for n in theme["prs"] if ledger.has(n) and n not in figure_prs + quoted]
+    room = _LINE_CITES - len(figures) if ledger.citations < budget else 0
+    cited = quoted[:_LINE_CITES] + others[: max(0, room - len(quoted))]
+    if cited:
+        text += f" ({ledger.cite_all(cited)})"
     for fig in figures:
         text += f", reporting {ledger.quote(fig['text'], fig['pr'])}"
     return text + "."
@@ -308,20 +308,27 @@ def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
 
 
 def _lead_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
-    """A theme in one sentence with one citation: its first point, or its sentence and lead PR."""
+    """A theme in one sentence, citing only the PRs that sentence is made from: its first
+    point and that point's PR, or its sentence and the PRs it quotes."""
     points = [p for p in theme.get("points") or () if ledger.has(p["pr"])]
     if points:
-        sentence, lead = points[0]["text"], points[0]["pr"]
+        sentence, leads = points[0]["text"], [points[0]["pr"]]
     else:
         sentence = theme["sentence"]
-        lead = next((n for n in theme["prs"] if ledger.has(n)), None)
+        leads = [n for n in _quotes(theme) if ledger.has(n)][:_LINE_CITES]
     text = f"{theme_label(theme)}{inline(sentence.rstrip('.'))}"
-    if lead is not None:
-        text += f" ({ledger.cite(lead)})"
-    others = len(theme["members"]) - 1
+    if leads:
+        text += f" ({ledger.cite_all(leads)})"
+    others = len(theme["members"]) - len(leads)
     if others > 0:
         text += f", plus {more_prs(others, theme)}"
     return {"text": text + ".", "sub": []}
+
+
+def _quotes(theme: dict[str, Any]) -> list[int]:
+    """The PRs the theme's sentence is made from (none when it quotes a direct push; in a
+    context written before `quotes` was, its first cited PR)."""
+    return list(theme["quotes"] if "quotes" in theme else theme["prs"][:1])
 
 
 def _also_bullet(area: dict[str, Any], skipped: int = 0) -> str:
