@@ -38,6 +38,7 @@ def _pr(title: str, labels: tuple[str, ...] = (), body: str = "", files=_LIBRARY
         ("drop PyTorch<2.9 support", "breaking", "drops a supported version"),
         ("Drop Python 3.10 support, require Python 3.11+", "breaking", "drops a supported version"),
         ("Drop support for PyTorch 2.5 and before", "breaking", "drops a supported version"),
+        ("End support for Python 3.9", "breaking", "drops a supported version"),
         ("Remove support for VkSemaphore", "breaking", "drops support"),
         (
             "Delete deprecated Int4CPULayout and related code",

@@ -102,8 +102,8 @@ _FROM = re.compile(r"(?i)\s+from\s+|\bfrom\b")
 _SUPPORT = re.compile(r"(?i)\bsupport\b")
 # Every announcement has one of these words: most titles are done after this check.
 _TRIGGER = re.compile(
-    r"(?i)remov|delet|drop|kill|deprecat|renam|phas|default|breaking|incompatible|requir|"
-    r"bump|rais|upgrad|increas|public api"
+    r"(?i)remov|delet|drop|kill|\bend|deprecat|renam|phas|default|breaking|incompatible|"
+    r"requir|bump|rais|upgrad|increas"
 )
 
 

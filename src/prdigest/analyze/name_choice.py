@@ -36,9 +36,6 @@ GENERIC = frozenset(
     overloads misc. new""".split()
 )
 _CODE = re.compile(r"`([^`]*)`")
-_SERIES_TAG = re.compile(
-    r"(?i)(?:^|\s)(?:(?:pt|part|step|phase)\.?\s*)?(?:pr\s*)?\d+\s*/\s*(?:\d+|n|x)\b:?"
-)
 
 
 def plain(text: str) -> str:
@@ -49,7 +46,7 @@ def plain(text: str) -> str:
 def tidy_name(name: str) -> str:
     """`Fix stale docgen pt.2` → `Fix stale docgen`; `Check if portable/optimized in` →
     `Check if portable/optimized`; '' when nothing that names is left."""
-    text = strip_part_markers(_SERIES_TAG.sub(" ", name))
+    text = strip_part_markers(name)
     words = text.split()
     while words and words[-1].lower().strip(",;:.") in _TAIL:
         words.pop()

@@ -127,10 +127,6 @@ class TitleWords:
         for (key, form), indexes in seen.items():
             self._forms.setdefault(key, {})[form] = indexes
 
-    def forms(self, key: str, before: str | None = None) -> dict[str, int]:
-        """How often each form of `key` was written before the moment `before` (all if None)."""
-        return self._counted(key, self._limit(before))
-
     def spelling(self, before: str | None = None) -> Spelling:
         """The spelling of the titles written before `before` (an ISO moment; all if None)."""
         limit = self._limit(before)
