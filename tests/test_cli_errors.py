@@ -26,6 +26,17 @@ def test_malformed_jsonl_line_names_file_and_line(tmp_path: Path, executorch_jso
     assert "200 read" in run_cli("sync", REPO, "--jsonl", str(bad), db=tmp_path / "s.db").stderr
 
 
+def test_a_damaged_gzip_is_one_clear_line(tmp_path: Path) -> None:
+    """A .gz whose compressed data is corrupt (zlib's error, not gzip's) is bad input too."""
+    good = gzip.compress(b'{"repo": "pytorch/executorch"}\n' * 200)
+    damaged = tmp_path / "damaged.jsonl.gz"
+    damaged.write_bytes(good[:20] + bytes(b ^ 0xFF for b in good[20:60]) + good[60:])
+    result = run_cli("sync", REPO, "--jsonl", str(damaged), db=tmp_path / "s.db")
+    assert result.exit_code == 1
+    line = one_error_line(result)
+    assert f"{damaged}: cannot read" in line and "JSONL, plain or gzip" in line
+
+
 @pytest.mark.parametrize(
     ("args", "needle", "code"),
     [

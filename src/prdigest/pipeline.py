@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from .analyze.history import History, ancestor_dirs
 from .config import Config
 from .errors import ConfigError, SourceError
 from .ingest import (
@@ -27,6 +26,7 @@ from .store.spelling import title_spelling
 from .timeutil import Window, last_complete_week, now
 
 if TYPE_CHECKING:
+    from .analyze.history import History
     from .analyze.people import People
     from .classify import Profile
     from .reading.spelling import Spelling
@@ -182,6 +182,7 @@ def window_history(
 ) -> History:
     """What the store knows from outside the window that its analysis needs (a few
     indexed queries per window, none per PR; the titles' spelling read once per run)."""
+    from .analyze.history import History, ancestor_dirs
     from .store.paths import dirs_seen_before
 
     paths = [p for pr in prs for f in pr.files for p in (f.path, f.old_path) if p]

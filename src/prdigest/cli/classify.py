@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import click
 
 from ..classify import Profile, builtin_profile_names, profile_for
-from ..classify.explanation import explain_lines
 from ..classify.worksheet import WorksheetRow, read_worksheet
 
 if TYPE_CHECKING:
@@ -260,6 +259,8 @@ def explain_command(
         model = load_model(model_path)
     else:
         model = _trained(profile)
+    from ..classify.explanation import explain_lines  # scikit-learn's numpy: on use only
+
     lines: list[str] = []
     for pr in prs:
         lines += explain_lines(pr, profile, model, classified_with(app.existing_store, pr, profile))

@@ -220,7 +220,6 @@ def build_context(
                 "kind": kind_of[decision.lead],
                 "module": lead_row.category.strip() or "Miscellaneous",
                 "links": [],
-                "score": 0.0,
                 "shas": [],
                 "series": "",
             }
@@ -237,7 +236,6 @@ def build_context(
             bullet["links"].insert(
                 0 if decision.sha == decision.lead else len(bullet["links"]), link
             )
-        bullet["score"] += 1.0 + math.log1p(pr.additions + pr.deletions) / 4
     _name_series([bullets[sha] for sha in order], prs, range_shas)
     sections = []
     for kind, heading in SECTIONS:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..analyze.english import plural
 from ..models import Report
 from .entries import Entry
 
@@ -66,6 +67,6 @@ def _items(context: dict[str, Any]) -> list[NewsItem]:
     for component in news.get("new_components", []):
         number = component["lead"]
         url = prs[str(number)]["url"] if number is not None and str(number) in prs else ""
-        files = f"{component['files']} file{'s' if component['files'] != 1 else ''}"
+        files = plural(component["files"], "file")
         out.append(NewsItem("New", files, component["path"] + "/", number, url))
     return out

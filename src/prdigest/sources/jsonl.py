@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,7 @@ class JsonlFile:
                             "fix or remove that line, then sync again",
                         ) from None
                     yield number, record
-        except (OSError, EOFError, UnicodeDecodeError) as exc:
+        except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:
             raise SourceError(
                 f"{path}: cannot read: {exc}", "check the file is JSONL, plain or gzip"
             ) from None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from ..errors import StoreError
 from ..timeutil import now, to_iso
@@ -28,6 +29,8 @@ class StoreCore:
             ) from exc
         self._in_transaction = False
         self.generation = 0  # bumped by every write of PRs: what caches of them compare
+        # what readers derive from this store once per run (keyed by reader and repository)
+        self.derived: dict[tuple[str, str], Any] = {}
 
     def close(self) -> None:
         self.conn.close()

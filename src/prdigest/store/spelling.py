@@ -8,18 +8,13 @@ from ..timeutil import Window, to_iso
 from .history import landed_titles, titles_fingerprint
 from .store import Store
 
-# The fingerprint says when the store has changed under the cache.
-_TITLE_WORDS: dict[tuple[int, str], tuple[tuple[int, int, int], TitleWords]] = {}
-
 
 def title_spelling(store: Store, repo: str, window: Window | None = None) -> Spelling:
     """How the repository's titles, up to the window's end (all of them without one),
     write words and names."""
-    fingerprint = titles_fingerprint(store, repo)
-    cached = _TITLE_WORDS.get((id(store), repo))
+    fingerprint = titles_fingerprint(store, repo)  # says when the store changed under it
+    cached: tuple[tuple[int, int, int], TitleWords] | None = store.derived.get(("titles", repo))
     if cached is None or cached[0] != fingerprint:
-        if len(_TITLE_WORDS) >= 4:
-            _TITLE_WORDS.clear()
         cached = (fingerprint, TitleWords(landed_titles(store, repo)))
-        _TITLE_WORDS[(id(store), repo)] = cached
+        store.derived[("titles", repo)] = cached
     return cached[1].spelling(before=None if window is None else to_iso(window.end))
