@@ -155,12 +155,14 @@ def test_dirs_seen_before_holds_under_a_locale_collation(postgres_url: str) -> N
     store.close()
 
 
-def test_the_range_query_uses_the_index(tmp_path: Path) -> None:
+def test_the_range_queries_use_their_index(tmp_path: Path) -> None:
+    """The product's own queries (store/paths.py), as `dirs_seen_before` sends them."""
+    from prdigest.store.paths import _BY_OLD_PATH, _BY_PATH
+
     store = open_store(str(tmp_path / "s.db"))
-    plan = store.conn.execute(
-        "EXPLAIN QUERY PLAN SELECT 1 FROM files f WHERE f.path COLLATE BINARY >= ?"
-        " AND f.path COLLATE BINARY < ? LIMIT 1",
-        ("a/", "a0"),
-    ).fetchall()
-    assert any("files_path" in str(row) for row in plan), plan
+    for sql, index in ((_BY_PATH, "files_path"), (_BY_OLD_PATH, "files_old_path")):
+        plan = store.conn.execute(
+            f"EXPLAIN QUERY PLAN {sql}", ("a/", "a0", 1, "2026-01-01T00:00:00Z")
+        ).fetchall()
+        assert any(f"USING INDEX {index} " in str(row) for row in plan), plan
     store.close()

@@ -31,7 +31,6 @@ llama_server = llm_real.llama_server
 llama_server_2048 = llm_real.llama_server_2048
 
 REPO = "pytorch/executorch"
-W07_LIMIT = 600.0  # seconds; a quiet 2-core machine takes under 180 (docs/llm.md)
 
 
 def digest(db: Path, week: str, server: RealServer, *extra: str) -> tuple[Any, float]:
@@ -165,8 +164,6 @@ def test_a_real_week_gets_a_grounded_llm_digest_and_a_second_run_sends_nothing(
     if week == "2026-W07" and "and the key takeaway" not in markdown:
         # the model's takeaway did not pass: the analysis' news leads, cited
         assert takeaways.startswith("Most notable this week: new `examples/models/sortformer/`")
-    if week == "2026-W07":
-        assert took < W07_LIMIT
     again, _ = digest(synced, week, llama_server)
     assert again.exit_code == 0 and again.stdout == markdown
     assert re.search(r"LLM smollm2: 0 requests, \d+ from cache", again.stderr), again.stderr

@@ -6,7 +6,6 @@ says its context, answers cut off by `max_tokens`, looping answers, slow CPU ser
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -303,11 +302,9 @@ def test_a_looping_answer_is_cut_early_and_counted(store, context):
 
     with FakeLLMServer() as server:
         server.rules.append(loop_on_arm)
-        started = time.monotonic()
         markdown, writer, _, notes = write(store, context, server, llm_concurrency=1)
-        took = time.monotonic() - started
     # the whole loop would stream for ~23 s; the client hangs up after a few hundred characters
-    assert took < 15 and server.hung_up >= 1
+    assert server.hung_up >= 1
     assert "1 looped" in notes[0]
     assert writer == "llm" and "the PRs that change the data" not in markdown
     assert_truthful(markdown, store, context)

@@ -3,7 +3,6 @@ and ao titles, written the way their authors wrote them."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -106,12 +105,11 @@ def test_without_titles_the_hand_kept_list_stands_in() -> None:
     assert Spelling().respell("Vgf files move") == "VGF files move"
 
 
-def test_learning_from_many_titles_is_quick(executorch_jsonl: Path) -> None:
+def test_the_whole_history_s_titles_spell_its_names(executorch_jsonl: Path) -> None:
+    """(Its cost is measured in benchmarks/bench_digest_core.py, not here.)"""
     titles = [(str(pr.merged_at), pr.title) for pr in load(str(executorch_jsonl), EXECUTORCH)]
-    started = time.perf_counter()
     spelling = TitleWords(titles).spelling()
     assert spelling.name("xnnpack") == "XNNPACK" and spelling.name("coreml") == "CoreML"
-    assert time.perf_counter() - started < 1.0  # 8,151 titles; ~0.1 s measured
 
 
 def test_the_pipeline_reads_the_titles_once_a_run_and_sees_new_ones(

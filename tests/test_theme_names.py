@@ -4,6 +4,7 @@ series marker; a single PR has no name. On real titles of executorch and ao."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,12 +15,14 @@ from digest_weeks import classified, classified_inputs, iso_weeks, load, week
 from prdigest.analyze import build_context
 from prdigest.analyze.english import as_clause
 from prdigest.analyze.items import build_item, inverse_document_frequency
-from prdigest.analyze.name_choice import is_generic, restates, tidy_name
+from prdigest.analyze.name_choice import restates, tidy_name
 from prdigest.analyze.themes import area_themes
 from prdigest.models import Classification, PullRequest
 
 ET = "pytorch/executorch"
 AO = "pytorch/ao"
+_SERIES_MARKER = re.compile(r"(?i)\b(?:pr)?\d+\s*/\s*(?:\d+|n|x)\b|\b(?:part|pt)\.?\s*\d")
+_CUT_ENDINGS = set("a an the of to for in on at with and or by from into as".split())
 
 
 @pytest.mark.parametrize(
@@ -141,8 +144,8 @@ def test_every_theme_of_every_week_reads_as_a_name(
                 if not name:
                     continue  # several PRs whose every name would be restated
                 named += 1
-                assert tidy_name(name) == name, where  # no marker, no cut phrase
-                assert not is_generic(name), where
-                assert not restates(name, theme["sentence"]), where
-                assert not any(restates(name, p["text"]) for p in theme["points"][:1]), where
+                # read here without the product's own rules (lone generic words and
+                # restated names are the editorial sweep's, tests/test_editorial.py)
+                assert not _SERIES_MARKER.search(name), where
+                assert name.split()[-1].lower().strip("`") not in _CUT_ENDINGS, where
     assert named > 100
