@@ -21,7 +21,7 @@ from prdigest.models import Classification, PullRequest
 
 ET = "pytorch/executorch"
 AO = "pytorch/ao"
-_SERIES_MARKER = re.compile(r"(?i)\b(?:pr)?\d+\s*/\s*(?:\d+|n|x)\b|\b(?:part|pt)\.?\s*\d")
+_SERIES_MARKER = re.compile(r"(?i)\b(?:pr)?\d+\s*/\s*(?:\d+|n|x)\b|\b(?:part|pt)\.?\s*\d+\b")
 _CUT_ENDINGS = set("a an the of to for in on at with and or by from into as".split())
 
 
