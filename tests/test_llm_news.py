@@ -111,3 +111,38 @@ def test_the_model_is_shown_the_results_the_analysis_quoted_never_a_threshold() 
     line = pr_item(14139, context["prs"]["14139"], pr_texts([pr])[14139], FULL_ITEMS)
     assert "| claim: " in line and "21.5 tok/s" in line.split("| claim: ", 1)[1]
     assert "1.10x" not in line.split("| claim: ", 1)[1]
+
+
+def test_the_llm_digest_lays_out_the_sections_the_analysis_planned(store) -> None:
+    """Executorch 2026-W05: the LLM writer gave the first six areas a section and put 57 of
+    148 PRs under Other Areas, areas of 5+ PRs among them. Its sections are now the
+    analysis' plan, as the deterministic digest's are, and Other Areas stays a short tail."""
+    from prdigest.analyze.families import MIN_SECTION
+    from prdigest.write.deterministic import write_digest
+
+    week = iso_week_window("2026-W05")
+    context = pipeline.build_digest_context(store, REPO, week, Config())
+    with FakeLLMServer() as server:
+        options = {"llm_base_url": server.url, "llm_model": "fake", "llm_backoff": 0}
+        written = write_full(store, context, options, Recorder(), window=week)
+    assert written.writer == "llm"
+    numbered = re.compile(r"^### (\d+\. .+)$", re.M)
+    expected = numbered.findall(write_digest(context))
+    assert [f"{i}. {s['heading']}" for i, s in enumerate(context["sections"], 1)] == expected
+    assert numbered.findall(written.markdown) == expected
+    other = written.markdown.split(". Other Areas\n", 1)[1].split("\n### ", 1)[0]
+    listed = re.findall(r"^\*   (.+?) \((\d+) PRs?", other, re.M)
+    assert listed and all(int(n) < MIN_SECTION for _, n in listed), listed
+    assert {name for name, _ in listed} == set(context["sections"][-1]["areas"])
+    assert sum(int(n) for _, n in listed) * 4 <= context["counts"]["prs"]
+    family = next(s for s in context["sections"] if s["kind"] == "family")
+    section = written.markdown.split(f". {family['heading']}\n", 1)[1].split("\n### ", 1)[0]
+    assert len(re.findall(r"^\*   ", section, re.M)) >= len(family["areas"])
+    total = len(context["sections"])
+    assert re.search(rf"_The model wrote {total} of {total} sections and the key", written.markdown)
+    assert audit_markdown(written.markdown, REPO, window_texts_of(store, week)) == []
+
+
+def window_texts_of(store, week) -> dict[int, str]:
+    texts = pr_texts(store.merged_between(REPO, week.start, week.end))
+    return {int(n): f"{t.title}\n{t.raw_body}" for n, t in texts.items()}

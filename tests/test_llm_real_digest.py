@@ -75,16 +75,21 @@ _NAMED = re.compile(
 
 def model_bullets(markdown: str) -> list[tuple[str, str, list[int]]]:
     """(area, text, cited PRs) of every bullet the model wrote: sections without the note
-    that prdigest's analysis wrote them, and Other Areas lines not marked so."""
+    that prdigest's analysis wrote them, and family and Other Areas lines not marked so."""
     found = []
     for section in re.split(r"^### ", markdown, flags=re.M)[1:]:
         if "_Themes from prdigest's analysis" in section:
             continue
         lines = section.splitlines()
-        area = re.sub(r"^\d+\. ", "", lines[0])
+        area = heading = re.sub(r"^\d+\. ", "", lines[0])
         for index, line in enumerate(lines):
             if re.match(r"\*   [^*]", line):  # an Other Areas line: "*   Runtime (4 PRs…)"
                 area = line[4:].split(" (")[0]
+            member = re.match(r"\*   ([^*].*?) \(\d+ PRs?[^)]*\): (\*\*.*)$", line)
+            if member:  # a family member's line: "*   NXP (3 PRs…): **Theme:** …"
+                if "themes from prdigest's analysis" in line:
+                    continue
+                area, line = f"{heading} {member.group(1)}", f"*   {member.group(2)}"
             match = re.match(r"\s*\*   \*\*(.+?):\*\* (.*)$", line)
             if not match or not _CITED.search(line):
                 continue

@@ -84,8 +84,8 @@ def test_nonsense_debris_and_prompt_copies_are_never_published(store, context):
     assert re.search(
         r"### Key Takeaways\nMost notable this week: .*\. The window totals \d+ PRs", markdown
     )
-    assert "_The model wrote 1 of 7 sections;" in markdown
-    assert any("the model wrote only 1 of 7 sections" in w for w in warnings)
+    assert "_The model wrote 1 of 9 sections;" in markdown
+    assert any("the model wrote only 1 of 9 sections" in w for w in warnings)
     assert_truthful(markdown, store, context)
 
 
@@ -134,10 +134,10 @@ def test_every_warning_reaches_stderr_and_the_json_counts_drops_by_reason(
     stderr = md.stderr
     assert "Warning: planned within 3,686 tokens: the server's context is 4,096" in stderr
     assert "Warning: verification: " in stderr and "dropped (" in stderr
-    assert "Warning: the model wrote only 1 of 7 sections" in stderr
+    assert "Warning: the model wrote only 1 of 9 sections" in stderr
     assert re.search(r"LLM fake: \d+ requests( \([^)]*\))?, 0 from cache; .*; \d+\.\d s;", stderr)
     facts = json.loads(as_json.stdout)["llm"]
-    assert facts["sections"] == {"total": 7, "by_model": 1}
+    assert facts["sections"] == {"total": 9, "by_model": 1}
     assert facts["takeaway_by_model"] is False and facts["ai_title"] is False
     assert facts["claims"]["dropped"]["name not in the cited PRs"] >= 3
     assert facts["claims"]["dropped"]["cites no PR"] >= 1
@@ -181,9 +181,9 @@ def test_the_title_says_ai_analysis_only_when_the_model_wrote_most_of_it(store, 
 
     with FakeLLMServer(few_sections) as server:
         markdown, _, _, _ = write(store, context, server)
-    assert markdown.startswith("# Analysis of Pull Requests")  # 2 of 7 sections
-    assert "_The model wrote 2 of 7 sections and the key takeaway;" in markdown
+    assert markdown.startswith("# Analysis of Pull Requests")  # 2 of 9 sections
+    assert "_The model wrote 2 of 9 sections and the key takeaway;" in markdown
     with FakeLLMServer() as server:
         markdown, _, _, _ = write(store, context, server, llm_refresh=True)
     assert markdown.startswith("# AI Analysis of Pull Requests")
-    assert "_The model wrote 7 of 7 sections and the key takeaway;" in markdown
+    assert "_The model wrote 9 of 9 sections and the key takeaway;" in markdown

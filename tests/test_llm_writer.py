@@ -288,7 +288,7 @@ def test_a_request_that_times_out_costs_only_its_own_areas(store, context):
     )
     assert recorder.warnings == warnings  # every warning reaches stderr
     assert "(2 timed out)" in notes[0]
-    assert "_The model wrote 6 of 7 sections and the key takeaway;" in markdown
+    assert "_The model wrote 8 of 9 sections and the key takeaway;" in markdown
     assert_truthful(markdown, store, context)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from ..analyze.english import plural, sentence_case
@@ -148,34 +149,57 @@ def _component_phrase(component: dict[str, Any], citation: str) -> str:
     return f"new {_component_name(component)} ({files}, {citation})"
 
 
+@dataclass(frozen=True)
+class LeadNews:
+    """What the analysis judged most notable (`news.lead`, most notable first) and what a
+    short phrase can tell of those PRs: a break or deprecation by its announcement (a
+    changed default is not news enough to lead with), a new component by the largest
+    the PR made. Both writers' Key Takeaways open from it."""
+
+    lead: list[int]
+    announced: dict[int, dict[str, Any]]  # breaks and deprecations, by PR
+    made: dict[int, dict[str, Any]]  # each PR's largest new component
+
+    def told(self, number: int) -> dict[str, Any] | None:
+        """The PR's announcement when it says what it removes or deprecates."""
+        row = self.announced.get(number)
+        return row if row is not None and row.get("subject") else None
+
+
+def lead_news(context: dict[str, Any]) -> LeadNews:
+    news = context.get("news") or {}
+    announced = {row["pr"]: row for row in news.get("breaking", []) if row["kind"] != "default"}
+    made: dict[int, dict[str, Any]] = {}
+    for component in news.get("new_components", []):  # largest first: a PR's biggest
+        if component["lead"] is not None:
+            made.setdefault(component["lead"], component)
+    return LeadNews(list(news.get("lead", [])), announced, made)
+
+
 def lead_sentence(context: dict[str, Any], ledger: Ledger) -> tuple[str, bool]:
     """Key Takeaways' opening: the most notable PRs that a short phrase can tell (a break
     or deprecation by what it removes or deprecates, a new component, a stated result),
     each cited: "Most notable this week: `X` API removed (PR#1); new `a/b/` (9 files,
     PR#2)." And whether it quotes a figure ('' and False when there is no such news)."""
-    news = context.get("news", {})
-    said = {row["pr"]: row for row in news.get("breaking", []) if row["kind"] != "default"}
-    made: dict[int, dict[str, Any]] = {}
-    for component in news.get("new_components", []):  # largest first: a PR's biggest
-        if component["lead"] is not None:
-            made.setdefault(component["lead"], component)
+    news = lead_news(context)
     phrases: list[str] = []
     told = 0
     quoted = False
-    for number in news.get("lead", []):
+    for number in news.lead:
         if len(phrases) >= LEAD_SHOWN or not ledger.has(number):
             continue
         pr = ledger.prs[str(number)]
-        if number in said and said[number]["subject"]:
-            phrases.append(f"{inline(said[number]['subject'])} ({ledger.cite(number)})")
+        row = news.told(number)
+        if row is not None:
+            phrases.append(f"{inline(row['subject'])} ({ledger.cite(number)})")
             told += 1
-        elif number in made:
-            phrases.append(_component_phrase(made[number], ledger.cite(number)))
+        elif number in news.made:
+            phrases.append(_component_phrase(news.made[number], ledger.cite(number)))
         elif not quoted and pr["claims"] and ledger.figure_ok(pr["claims"][0], number):
             name = pr["theme"] or pr["clean_title"]
             phrases.append(f"{inline(name)}, reporting {ledger.quote(pr['claims'][0], number)}")
             quoted = True
-    rest = len(said) - told
+    rest = len(news.announced) - told
     word = "more " if told else ""
     more = plural(
         rest, f"{word}breaking change or deprecation", f"{word}breaking changes and deprecations"

@@ -82,7 +82,6 @@ class Completion:
     completion_tokens: int
     exact_usage: bool  # True when the server reported `usage`
     finish_reason: str = "stop"  # "stop", "length", or "loop" (we hung up on a loop)
-    seconds: float = 0.0
 
 
 @dataclass
@@ -174,7 +173,7 @@ class LLMClient:
                     with one_at_a_time, self._in_flight():
                         raw = self._post_with_retries(body, messages, params, progress)
                 except _Refused as exc:
-                    self._learn(exc.refusal, rung, stream)
+                    self._learn(exc.refusal, rung)
                     continue
                 except _Crowded:
                     # llama-cpp-python answers a second request at once, empty: it serves
@@ -197,7 +196,7 @@ class LLMClient:
                 self._busy -= 1
                 self._idle.notify_all()
 
-    def _learn(self, refusal: Refusal, rung: int, stream: bool) -> None:
+    def _learn(self, refusal: Refusal, rung: int) -> None:
         if refusal.kind == "stream":
             self.profile.stream = False
             self._note(f"the server does not stream ({refusal.text[:120]}); asking without")
@@ -315,7 +314,7 @@ class LLMClient:
         self.profile.measured(
             *measured_speeds(raw.timings, prompt, completion, raw.first_token_s, raw.seconds)
         )
-        return Completion(raw.content, prompt, completion, exact, raw.finish_reason, raw.seconds)
+        return Completion(raw.content, prompt, completion, exact, raw.finish_reason)
 
 
 def _retry_after(response: httpx.Response, default: float) -> float:

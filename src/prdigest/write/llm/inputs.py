@@ -74,11 +74,6 @@ class PRText:
     raw_body: str  # everything: what claims are checked against
     paths: tuple[str, ...] = ()  # the files it changed: names a sentence may use
 
-    @property
-    def evidence(self) -> str:
-        """Everything a model's sentence citing this PR may rely on."""
-        return "\n".join([self.title, self.raw_body, *self.paths, *self.labels])
-
 
 def pr_texts(prs: Iterable[PullRequest]) -> dict[int, PRText]:
     out: dict[int, PRText] = {}

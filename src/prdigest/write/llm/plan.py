@@ -21,16 +21,17 @@ from typing import Any
 
 import jinja2
 
+from ...analyze.families import plan_sections
 from ...errors import LLMError, TemplateError
+from ..news import LEAD_SHOWN, lead_news
 from .inputs import FULL_ITEMS, SHORT_ITEMS, ItemLimits, PRText, pr_item
 from .schemas import takeaway_schema, themes_schema
 from .tokens import estimate_messages
 
 MAX_THEMES = 4  # themes asked of the largest areas
-SECTION_AREAS = 6  # the areas the digest gives a section of their own (render.MAX_SECTIONS)
-PRS_PER_THEME = 4  # a section area is asked one theme per this many PRs
+PRS_PER_THEME = 4  # an area with a section of its own is asked one theme per this many PRs
 MAX_PRS = 24  # PRs one request shows, unless one area alone has more
-MAX_THEMES_PER_REQUEST = 4  # so areas under "Other Areas" (one theme each) share by four
+MAX_THEMES_PER_REQUEST = 4  # so areas told in one line (one theme each) share by four
 THEME_TOKENS = 120  # the most one theme can take under the schema (text, JSON, whitespace)
 ANSWER_BASE = 24
 TAKEAWAY_OUTPUT = 140
@@ -98,10 +99,6 @@ class Request:
         return estimate_messages(self.messages)
 
     @property
-    def numbers(self) -> list[int]:
-        return [n for part in self.areas for n in part.numbers]
-
-    @property
     def label(self) -> str:
         """What the request is about, for messages: "the request for Backends: Arm"."""
         if self.purpose == "takeaway":
@@ -110,11 +107,31 @@ class Request:
         return "the request for " + ", ".join(names)
 
 
-def themes_wanted(index: int, count: int) -> int:
-    """Themes asked of the `index`-th area (by weight) with `count` PRs."""
-    if index >= SECTION_AREAS:
-        return 1  # one line under "Other Areas"
+def themes_wanted(count: int, own_section: bool = True) -> int:
+    """Themes asked of an area with `count` PRs: by its size when the digest gives it a
+    section of its own, else one (its line in a family's section or in Other Areas)."""
+    if not own_section:
+        return 1
     return max(1, min(MAX_THEMES, round(count / PRS_PER_THEME)))
+
+
+def own_sections(context: dict[str, Any]) -> set[str]:
+    """The areas the digest gives a section of their own (`kind` "area" in the plan)."""
+    return {
+        name
+        for entry in section_plan(context)
+        if entry["kind"] == "area"
+        for name in entry["areas"]
+    }
+
+
+def section_plan(context: dict[str, Any]) -> list[dict[str, Any]]:
+    """The digest's sections as the analysis planned them, as the deterministic writer
+    reads them (a context written before the plan was gets it planned here)."""
+    planned = context.get("sections")
+    if planned:
+        return list(planned)
+    return plan_sections(context.get("areas", []), int(context.get("counts", {}).get("prs", 0)))
 
 
 def params_for(
@@ -155,12 +172,13 @@ class AreaPlanner:
     def plan(self) -> list[Request]:
         requests: list[Request] = []
         current: list[AreaPart] = []
-        areas = [a for a in self.context.get("areas", []) if a.get("prs")]
-        for index, area in enumerate(areas):
+        own = own_sections(self.context)
+        for area in self._areas():
             numbers = [int(n) for n in area["prs"]]
             count = int(area.get("count", len(numbers)))
-            whole = self._part(str(area["name"]), count, numbers, themes_wanted(index, count))
-            whole.section = index < SECTION_AREAS
+            section = str(area["name"]) in own
+            whole = self._part(str(area["name"]), count, numbers, themes_wanted(count, section))
+            whole.section = section
             if self._shares([*current, whole]):
                 current.append(whole)
                 continue
@@ -179,6 +197,18 @@ class AreaPlanner:
         if current:
             requests.append(self._request(current))
         return requests
+
+    def _areas(self) -> list[dict[str, Any]]:
+        """The window's areas with PRs, in the order of the digest's sections, so that a
+        family's members share requests."""
+        by_name = {str(a["name"]): a for a in self.context.get("areas", []) if a.get("prs")}
+        ordered = [
+            by_name.pop(name)
+            for entry in section_plan(self.context)
+            for name in entry["areas"]
+            if name in by_name
+        ]
+        return ordered + list(by_name.values())
 
     def split(self, request: Request) -> list[Request] | None:
         """Two smaller requests doing the work of one whose answer was cut off (or
@@ -262,24 +292,19 @@ class AreaPlanner:
         return Request("areas", messages, params, list(parts))
 
 
-NEWS_SHOWN = 3  # the takeaway prompt's notable items, most notable first
-
-
 def news_lines(context: dict[str, Any]) -> list[str]:
-    """What the analysis judged most notable (`news.lead`), one line each, as the
-    deterministic writer would open its Key Takeaways: a breaking change or deprecation by
-    what it removes or deprecates, a new component by its path."""
-    news = context.get("news") or {}
-    said = {row["pr"]: row for row in news.get("breaking", []) if row.get("subject")}
-    made = {c["lead"]: c for c in news.get("new_components", []) if c.get("lead") is not None}
+    """What the analysis judged most notable, one line each, as the deterministic writer
+    opens its Key Takeaways (`news.lead_news`): a breaking change or deprecation by what it
+    removes or deprecates, a new component by its path."""
+    news = lead_news(context)
     lines = []
-    for number in news.get("lead", []):
-        if number in said:
-            row = said[number]
+    for number in news.lead:
+        row = news.told(number)
+        if row is not None:
             lines.append(f"{row['kind']}: {row['subject']}")
-        elif number in made:
-            lines.append(f"new component: `{made[number]['path']}/`")
-        if len(lines) >= NEWS_SHOWN:
+        elif number in news.made:
+            lines.append(f"new component: `{news.made[number]['path']}/`")
+        if len(lines) >= LEAD_SHOWN:
             break
     return lines
 

@@ -12,13 +12,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...analyze.english import plural
+from ...analyze.families import member_name
 from ...models import pr_url
+from ...render.markdown import plain
 from ..digest_blocks import Ledger
 from ..news import callout, component_bullets, lead_sentence
+from .plan import section_plan
 from .tally import Tally
 from .verify import Theme, extract_figures, figure_in_text
 
-MAX_SECTIONS = 6
 MAX_BULLETS = 4
 MAX_CITATIONS = 4
 TOP_AREAS_IN_TAKEAWAY = 4
@@ -53,14 +56,19 @@ def render_digest(
     tally: Tally,
     authorship: Authorship,
 ) -> Rendered:
+    """The sections follow the analysis' plan, as the deterministic writer's do: an area's
+    section tells its themes, a family's a line per member area, Other Areas a line per
+    small area."""
     repo = context["repo"]
     label = context.get("window", {}).get("label", "")
     areas = [a for a in context.get("areas", []) if int(a.get("count", 0)) > 0]
-    shown, rest = areas[:MAX_SECTIONS], areas[MAX_SECTIONS:]
-    by_model = [str(a["name"]) in authorship.model_areas for a in shown]
-    if rest:
-        rest_by_model = [str(a["name"]) in authorship.model_areas for a in rest]
-        by_model.append(2 * sum(rest_by_model) >= len(rest))
+    by_name = {str(a["name"]): a for a in context.get("areas", [])}
+    plan = [
+        entry
+        for entry in section_plan(context)
+        if any(int(by_name.get(n, {}).get("count", 0)) > 0 for n in entry["areas"])
+    ]
+    by_model = [_by_model(entry, authorship) for entry in plan]
     written, total = sum(by_model), len(by_model)
     ai = authorship.takeaway and 2 * written > total
     title = f"{'AI ' if ai else ''}Analysis of Pull Requests for {repo} during {label}"
@@ -75,38 +83,93 @@ def render_digest(
     news = callout(context, ledger)
     if news:
         lines += [f"### {news['heading']}", *(f"*   {b}" for b in news["bullets"]), ""]
-    if areas:
+    if plan:
         lines += ["---", ""]
-    for index, area in enumerate(shown, 1):
-        name = str(area["name"])
-        lines += [f"### {index}. {name}", f"_{_count_phrase(area)}_", ""]
-        if name not in authorship.model_areas:
-            lines += [f"_Themes from prdigest's analysis: {_why(authorship, name)}._", ""]
-        lines += [f"*   {b['text']}" for b in component_bullets(context, ledger, [name])]
-        bullets = themes.get(name, [])[:MAX_BULLETS]
-        lines += [_bullet(repo, theme, texts) for theme in bullets]
-        if not bullets:
-            lines.append(
-                "*   No summary of this area passed verification; its PRs are counted above."
-            )
+    for index, entry in enumerate(plan, 1):
+        members = [by_name[n] for n in entry["areas"] if int(by_name[n].get("count", 0)) > 0]
+        made = [f"*   {b['text']}" for b in component_bullets(context, ledger, entry["areas"])]
+        lines.append(f"### {index}. {plain(str(entry['heading']))}")
+        if entry["kind"] == "area":
+            lines += _area_section(members[0], made, repo, themes, texts, authorship)
+        elif entry["kind"] == "family":
+            lines += [f"_{_count_phrase(entry, f' across {len(members)} areas')}_", "", *made]
+            for area in members:
+                name = member_name(str(area["name"]), entry.get("family"))
+                lines.append(_member_line(area, name, repo, themes, texts, authorship))
+        else:  # Other Areas names the components of its small areas last
+            lines += [""]
+            for area in members:
+                lines += _other_line(area, repo, themes, texts, authorship)
+            lines += made
         lines.append("")
-    if rest:
-        lines += [f"### {MAX_SECTIONS + 1}. Other Areas", ""]
-        for area in rest:
-            name = str(area["name"])
-            own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
-            lines.append(f"*   {name} ({_count_phrase(area)}{own})")
-            for theme in themes.get(name, [])[:1]:
-                lines.append("    " + _bullet(repo, theme, texts))
-        lines.append("")
-    shown_names = [str(a["name"]) for a in shown]
-    made = component_bullets(context, ledger, besides=shown_names)
-    if made:  # components of the areas Other Areas holds, or of a direct push
-        lines += [f"### {len(shown) + (2 if rest else 1)}. New Components", ""]
-        lines += [f"*   {b['text']}" for b in made] + [""]
+    planned = [name for entry in plan for name in entry["areas"]]
+    rest = component_bullets(context, ledger, besides=planned)
+    if rest and plan:  # components of an area no section holds (a direct push's)
+        lines[-1:-1] = [f"*   {b['text']}" for b in rest]
     lines += _also(context)
     lines += ["---", "", _closing(written, total, authorship.takeaway, tally), ""]
     return Rendered("\n".join(lines), total, written)
+
+
+def _by_model(entry: dict[str, Any], authorship: Authorship) -> bool:
+    """Whether the model wrote the section: its area's themes, or most of its lines."""
+    mine = [name in authorship.model_areas for name in entry["areas"]]
+    if entry["kind"] == "area":
+        return all(mine)
+    return 2 * sum(mine) >= len(mine)
+
+
+def _area_section(
+    area: dict[str, Any],
+    made: list[str],
+    repo: str,
+    themes: Mapping[str, list[Theme]],
+    texts: Mapping[int, str],
+    authorship: Authorship,
+) -> list[str]:
+    name = str(area["name"])
+    lines = [f"_{_count_phrase(area)}_", ""]
+    if name not in authorship.model_areas:
+        lines += [f"_Themes from prdigest's analysis: {_why(authorship, name)}._", ""]
+    lines += made
+    bullets = themes.get(name, [])[:MAX_BULLETS]
+    lines += [_bullet(repo, theme, texts) for theme in bullets]
+    if not bullets:
+        lines.append("*   No summary of this area passed verification; its PRs are counted above.")
+    return lines
+
+
+def _member_line(
+    area: dict[str, Any],
+    label: str,
+    repo: str,
+    themes: Mapping[str, list[Theme]],
+    texts: Mapping[int, str],
+    authorship: Authorship,
+) -> str:
+    """A family member's line: `*   NXP (3 PRs): **Theme:** what it says (PR#1).`"""
+    name = str(area["name"])
+    own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
+    line = f"*   {plain(label)} ({_count_phrase(area)}{own})"
+    first = themes.get(name, [])[:1]
+    if not first:
+        return line
+    return f"{line}: {_bullet(repo, first[0], texts).removeprefix('*   ')}"
+
+
+def _other_line(
+    area: dict[str, Any],
+    repo: str,
+    themes: Mapping[str, list[Theme]],
+    texts: Mapping[int, str],
+    authorship: Authorship,
+) -> list[str]:
+    name = str(area["name"])
+    own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
+    lines = [f"*   {name} ({_count_phrase(area)}{own})"]
+    for theme in themes.get(name, [])[:1]:
+        lines.append("    " + _bullet(repo, theme, texts))
+    return lines
 
 
 def _why(authorship: Authorship, area: str) -> str:
@@ -114,7 +177,7 @@ def _why(authorship: Authorship, area: str) -> str:
 
 
 def _closing(written: int, total: int, takeaway: bool, tally: Tally) -> str:
-    who = f"The model wrote {written} of {total} section{'s' * (total != 1)}"
+    who = f"The model wrote {written} of {plural(total, 'section')}"
     if takeaway:
         who += " and the key takeaway"
     return f"_{who}; {tally.summary()}._"
@@ -131,17 +194,20 @@ def _takeaway(prose: str, context: dict[str, Any], areas: list[dict[str, Any]]) 
     else:
         listing = numbered[0] if numbered else "no area"
     counts = (
-        f"The window totals {total} PR{'s' * (total != 1)} across {listing}."
+        f"The window totals {plural(total, 'PR')} across {listing}."
         if total
         else "No PR landed in this window."
     )
     return f"{prose.strip()} {counts}".strip()
 
 
-def _count_phrase(area: dict[str, Any]) -> str:
+def _count_phrase(area: dict[str, Any], across: str = "") -> str:
+    """`5 PRs, +2 on the previous window`, of an area or a family's section."""
     count = int(area.get("count", 0))
-    phrase = f"{count} PR{'s' * (count != 1)}"
+    phrase = plural(count, "PR") + across
     delta = area.get("delta")
+    if "delta" not in area and isinstance(area.get("previous_count"), int):
+        delta = count - int(area["previous_count"])  # a plan entry: its areas' sum
     if isinstance(delta, int) and area.get("previous_count") is not None:
         phrase += f", {delta:+d} on the previous window"
     return phrase
@@ -171,7 +237,7 @@ def citations_to_show(theme: Theme, texts: Mapping[int, str]) -> list[int]:
 def _also(context: dict[str, Any]) -> list[str]:
     counts = context.get("counts", {})
     facts = []
-    for key, singular, plural in (
+    for key, one, many in (
         ("reverts", "revert", "reverts"),
         ("relands", "reland", "relands"),
         ("first_time_authors", "first-time contributor", "first-time contributors"),
@@ -183,7 +249,7 @@ def _also(context: dict[str, Any]) -> list[str]:
     ):
         value = counts.get(key)
         if isinstance(value, int) and value > 0:
-            facts.append(f"{value} {singular if value == 1 else plural}")
+            facts.append(plural(value, one, many))
     if not facts:
         return []
     return ["### Also This Window", "*   " + "; ".join(facts) + ".", ""]

@@ -77,10 +77,6 @@ class Outcome:
     reply: dict[str, Any] | None
     failure: str = ""  # why there is no reply: "timed out", "looped", …
 
-    @property
-    def ok(self) -> bool:
-        return self.reply is not None
-
 
 class Runner:
     """Reads of the cache are skipped with `settings.refresh`; writes always happen

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...analyze.english import plural
 from .client import Completion
 
 
@@ -46,7 +47,7 @@ class Usage:
 
     def summary(self, model: str) -> str:
         how = "reported by the server" if self.exact and self.requests else "estimated"
-        text = f"LLM {model}: {self.requests} request{'s' * (self.requests != 1)}"
+        text = f"LLM {model}: {plural(self.requests, 'request')}"
         if self.failed:
             text += " (" + ", ".join(f"{n} {why}" for why, n in self.failed.most_common()) + ")"
         text += (
