@@ -187,3 +187,22 @@ def test_the_title_says_ai_analysis_only_when_the_model_wrote_most_of_it(store, 
         markdown, _, _, _ = write(store, context, server, llm_refresh=True)
     assert markdown.startswith("# AI Analysis of Pull Requests")
     assert "_The model wrote 9 of 9 sections and the key takeaway;" in markdown
+
+
+CLAUSE = "The addition of the pass in the test passed a bug that"
+
+
+def clause_named_responder(prompt: Prompt) -> str:
+    """SmolLM2 named a Cortex-M theme with a clause cut mid-sentence (2026-W07, issue 14)."""
+    answer = json.loads(good_responder(prompt))
+    for theme in answer.get("themes", []):
+        theme["name"] = CLAUSE
+    return json.dumps(answer)
+
+
+def test_a_clause_is_no_theme_name_and_the_sentence_names_it(store, context):
+    with FakeLLMServer(clause_named_responder) as server:
+        markdown, writer, _, notes = write(store, context, server)
+    assert writer == "llm"
+    assert CLAUSE not in markdown
+    assert "theme name taken from its sentence" in notes[1]

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ...analyze.name_choice import is_generic, tidy_name
 from . import tally
 from .grounding import (
     Evidence,
@@ -286,6 +287,8 @@ class Verifier:
         problem = None
         if not name or is_debris(name):
             problem = tally.DEBRIS
+        elif not reads_as_name(name):
+            problem = tally.NOT_A_NAME  # "The addition of X in the test passed a bug that"
         elif self.prompt and copies_prompt(name, self.prompt, min_words=3):
             problem = tally.PROMPT
         elif not self._figures_supported(name, cited, area, label):
@@ -387,3 +390,14 @@ def _dedupe(numbers: Iterable[object]) -> list[int]:
         if isinstance(value, int) and value not in out:
             out.append(value)
     return out
+
+
+def reads_as_name(name: str) -> bool:
+    """A heading, as the deterministic writer's names are: a short phrase that ends in no
+    article, preposition or conjunction (no clause cut off), and no lone generic word."""
+    name = name.strip()
+    tidy = tidy_name(name).lower() == name.lower()  # (tidy_name also capitalises)
+    return len(name.split()) <= _NAME_WORDS and tidy and not is_generic(name)
+
+
+_NAME_WORDS = 8
