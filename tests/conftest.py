@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# the LLM tests' fixtures (a synced template store, a copy of it per test, a week's context)
+pytest_plugins = ["llm_helpers"]
+
 SHARED_DATA = Path(
     os.environ.get("PRDIGEST_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
 )

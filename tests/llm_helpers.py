@@ -1,7 +1,7 @@
 """Shared by the LLM writer's tests: the real executorch week 2026-W07 in a store (with
 one injected PR carrying a prompt injection), and the writer called as the pipeline calls
-it, against a fake or real server. A test module binds the fixtures it uses at module
-level: `template_db = llm_helpers.template_db`, and so on."""
+it, against a fake or real server. Its fixtures (`template_db`, `store`, `context`) reach
+every test through conftest.py's `pytest_plugins`."""
 
 from __future__ import annotations
 

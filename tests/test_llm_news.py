@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 
-import llm_helpers
 from fakes.llm_server import FakeLLMServer
 from llm_helpers import REPO, Recorder, write_full
 from prdigest import pipeline
@@ -17,9 +16,6 @@ from prdigest.config import Config
 from prdigest.timeutil import iso_week_window
 from prdigest.write.llm.inputs import pr_texts
 from prdigest.write.llm.verify import audit_markdown
-
-template_db = llm_helpers.template_db
-store = llm_helpers.store
 
 WEEK = iso_week_window("2025-W37")
 

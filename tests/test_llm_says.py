@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import llm_helpers
 from fakes.llm_server import (
     FakeLLMServer,
     Prompt,
@@ -26,10 +25,6 @@ from fakes.llm_server import (
 from llm_helpers import REPO, WEEK, Recorder, assert_truthful, write
 from prdigest.cli import main
 from prdigest.errors import LLMError
-
-template_db = llm_helpers.template_db
-store = llm_helpers.store
-context = llm_helpers.context
 
 NONSENSE = (
     "AOC (Cadene) is a high performance computing platform that provides an efficient and "

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import llm_helpers
 from fakes.llm_server import (
     LLAMA_CPP_PYTHON_JSON_SCHEMA_500,
     FakeLLMServer,
@@ -29,10 +28,6 @@ from prdigest.timeutil import window_between
 from prdigest.write import llm
 from prdigest.write.llm.profile import ServerProfile
 from prdigest.write.llm.refusals import classify
-
-template_db = llm_helpers.template_db
-store = llm_helpers.store
-context = llm_helpers.context
 
 
 def bodies_of(server: FakeLLMServer) -> list[dict[str, Any]]:

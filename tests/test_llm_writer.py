@@ -11,7 +11,6 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-import llm_helpers
 from fakes.llm_server import (
     FakeLLMServer,
     Prompt,
@@ -38,10 +37,6 @@ from prdigest.config import Config
 from prdigest.errors import ConfigError, LLMError
 from prdigest.store.llm_cache import count_replies
 from prdigest.write import llm
-
-template_db = llm_helpers.template_db
-store = llm_helpers.store
-context = llm_helpers.context
 
 
 def test_good_answers_give_a_verified_ai_digest_and_a_second_run_costs_nothing(store, context):
