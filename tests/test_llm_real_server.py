@@ -8,6 +8,10 @@ than the context. They run SmolLM2-135M on the CPU: seconds, not minutes.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import time
+from pathlib import Path
 
 import httpx
 
@@ -60,6 +64,36 @@ def test_json_schema_answer_follows_the_schema(llama_server: RealServer) -> None
         {"verdict": "reverted"},
     )
     assert body["usage"]["prompt_tokens"] > 0 and body["usage"]["completion_tokens"] > 0
+
+
+def test_a_daemon_dies_with_the_process_it_watches(llama_binary: str, tmp_path: Path) -> None:
+    """A test session killed outright (SIGKILL: no fixture teardown) must not leave a server
+    spinning: `serve --watch-pid` ends the server within seconds of the watched process."""
+    watched = subprocess.Popen(["sleep", "600"])
+    pid_file = tmp_path / "watched.pid"
+    args = ["bash", str(llm_real.SCRIPT), "serve", "--ctx", "512", "--daemon"]
+    args += ["--pid-file", str(pid_file), "--watch-pid", str(watched.pid)]
+    subprocess.run(args, check=True, capture_output=True, timeout=llm_real.START_TIMEOUT)
+    server = int(pid_file.read_text())
+    try:
+        os.kill(server, 0)  # serving
+        watched.kill()
+        watched.wait()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and _alive(server):
+            time.sleep(0.2)
+        assert not _alive(server), "llama-server outlived the process it watched"
+    finally:
+        subprocess.run(["bash", str(llm_real.SCRIPT), "stop", "--pid-file", str(pid_file)])
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting for init to reap it."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
 
 
 def test_a_prompt_over_the_context_is_refused_with_its_size(
