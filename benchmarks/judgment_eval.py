@@ -260,7 +260,8 @@ def main() -> int:
                 totals.setdefault(name, Tally()).merge(tally)
     if args.weeks:
         print(table(per_week) + "\n")
-    print(table({name: t.row() for name, t in totals.items()}))
+    order = sorted(name for name in totals if name != "all") + ["all"]
+    print(table({name: totals[name].row() for name in order}))
     return 0
 
 
