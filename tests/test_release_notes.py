@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from tests.release_helpers import bullet_of, module_of, read_rows, write_rows
 
 from helpers import run_cli
 from prdigest import pipeline
@@ -18,6 +17,7 @@ from prdigest.release import SECTIONS, release_notes
 from prdigest.release.plan import PYTORCH_MODULES, normalize_name
 from prdigest.store import Store, open_store
 from prdigest.timeutil import window_between
+from release_helpers import bullet_of, module_of, read_rows, write_rows
 
 _DBS: dict[str, Path] = {}  # one synced database per dataset for the whole module
 _LINK = re.compile(r"\[#(\d+)\]\((https://github\.com/[^)]+)\)")
