@@ -565,3 +565,50 @@ def test_a_revert_by_an_ambiguous_sha_prefix_reverts_nothing(
     assert not [
         n for n, row in rows.items() if "1a9a59b" in row["reason"] or "99396" in row["reason"]
     ]
+
+
+# -- PyTorch's headings, spelled out (not read from SECTIONS) -----------------------------
+
+# The PyTorch 2.6 release notes (/work/shared/seeds/003_*.txt): its table of contents gives
+# the order, its `## **…**` headings the spelling.
+PYTORCH_HEADINGS = [
+    "Highlights",
+    "Backwards Incompatible changes",
+    "Deprecations",
+    "New features",
+    "Improvements",
+    "Bug fixes",
+    "Performance",
+    "Documentation",
+    "Developers",
+]
+
+
+def test_the_notes_use_pytorchs_headings_in_pytorchs_order(ao_jsonl: Path, tmp_path: Path) -> None:
+    """ao's 2026 Q1 has a PR of every kind: every heading is PyTorch's, in its place; a
+    breaking change comes right after the highlights, before the deprecations."""
+    result = run_cli(
+        "--db", str(tmp_path / "s.db"), "release-notes", "pytorch/ao", "--jsonl", str(ao_jsonl),
+        "--since", "2026-01-01", "--until", "2026-03-31",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    markdown = result.stdout
+    assert _sections(markdown) == PYTORCH_HEADINGS
+    # #3720 "Remove old GPTQ implementation" breaks its users' code
+    assert module_of(markdown, 3720) == ("Backwards Incompatible changes", "Prototype")
+    assert "— Prototype, Backwards Incompatible changes ([#3720](" in markdown
+
+
+def test_the_pinned_headings_are_those_of_pytorchs_own_notes(shared_data: Path) -> None:
+    """The excerpt of PyTorch 2.6's notes: its contents list all nine sections, its `##`
+    headings the first four, spelled as PYTORCH_HEADINGS spells them."""
+    seeds = sorted((shared_data.parent / "seeds").glob("003_*.txt"))
+    if not seeds:
+        pytest.skip(f"PyTorch's release notes excerpt is absent from {shared_data.parent}/seeds")
+    text = seeds[0].read_text(encoding="utf-8")
+    contents = re.findall(r"^\* (.+)$", text.split("## ", 1)[0], re.M)
+    headings = re.findall(r"^## \*\*(.+?)\*\*$", text, re.M)
+    assert headings == PYTORCH_HEADINGS[:4]
+    assert [c.lower().rstrip("s") for c in contents] == [
+        h.lower().rstrip("s") for h in PYTORCH_HEADINGS
+    ]
