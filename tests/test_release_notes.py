@@ -612,3 +612,39 @@ def test_the_pinned_headings_are_those_of_pytorchs_own_notes(shared_data: Path) 
     assert [c.lower().rstrip("s") for c in contents] == [
         h.lower().rstrip("s") for h in PYTORCH_HEADINGS
     ]
+
+
+def test_a_worksheet_topic_may_be_written_as_pytorchs_heading_or_label(
+    executorch: Store, tmp_path: Path
+) -> None:
+    """CLI.md: release-notes section names (and label spellings) are accepted for kind
+    ids. A topic copied from the notes' headings, in any case, or from a GitHub label
+    puts the PR under that heading."""
+    sheet = tmp_path / "w.csv"
+    db = str(_DBS["pytorch/executorch"])
+    march = ["--since", "2025-03-01", "--until", "2025-03-31"]
+    drafted = run_cli("--db", db, "release-notes", "pytorch/executorch", *march,
+                      "--worksheet", str(sheet))  # fmt: skip
+    assert drafted.exit_code == 0, drafted.output
+    rows = read_rows(sheet)
+    kept = [r for r in rows if not r["reason"] and not r["merge_into"] and r["pr_link"]]
+    topics = {  # as written → the heading it must land under
+        "Backwards Incompatible changes": "Backwards Incompatible changes",
+        "DEPRECATIONS": "Deprecations",
+        "New Features": "New features",
+        "topic: improvements": "Improvements",
+        "bugfix": "Bug fixes",
+        "perf": "Performance",
+        "Documentation": "Documentation",
+        "Developers": "Developers",
+    }
+    edited = {}
+    for row, (topic, heading) in zip(kept, topics.items(), strict=False):
+        row["topic"] = topic
+        edited[int(row["pr_link"].rsplit("/", 1)[-1])] = heading
+    assert len(edited) == len(topics)
+    write_rows(sheet, rows)
+    applied = run_cli("--db", db, "release-notes", "pytorch/executorch", *march,
+                      "--apply", str(sheet))  # fmt: skip
+    assert applied.exit_code == 0, applied.output
+    assert {n: module_of(applied.stdout, n)[0] for n in edited} == edited
