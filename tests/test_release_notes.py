@@ -3,15 +3,13 @@ and the worksheet round trip keeps every kind of edit."""
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import Result
 
-from helpers import run_cli
+from helpers import AMBIGUOUS_REVERT, ambiguous_revert_records, run_cli
 from prdigest import pipeline
 from prdigest.config import Config
 from prdigest.pipeline import SourceSpec
@@ -525,46 +523,28 @@ def test_a_rerun_follows_reverts_and_relands_that_arrive_later(
 # -- reverts that name a commit by an abbreviated sha -------------------------------------
 
 
+@pytest.mark.parametrize("since", ["2025-03-01", "2025-03-10"])
 def test_a_revert_by_an_ambiguous_sha_prefix_reverts_nothing(
-    executorch_jsonl: Path, tmp_path: Path
+    executorch_jsonl: Path, tmp_path: Path, since: str
 ) -> None:
     """executorch's #8892 (1a9a59bd…, 2025-03-04) and #9396 (1a9a59b9…, 2025-03-20) share
     the prefix 1a9a59b. A revert that names only `This reverts commit 1a9a59b` (git's
     7-character form, as #7978's body does) cannot say which one it undoes: it is told
-    as a revert of nothing in the range, and neither PR is taken for reverted."""
-    records = tmp_path / "march.jsonl"
-    with gzip.open(executorch_jsonl, "rt", encoding="utf-8") as handle:
-        march = [line for line in handle if '"committed_at": "2025-03-' in line]
-    by_number = {json.loads(line)["number"]: json.loads(line) for line in march}
-    assert by_number[8892]["sha"][:7] == by_number[9396]["sha"][:7] == "1a9a59b"
-    revert = {
-        **by_number[9396],
-        "number": 99396,
-        "sha": "7e57" * 10,
-        "parents": [],
-        "title": "Revert 1a9a59b",
-        "body": "This reverts commit 1a9a59b. It broke the nightly build.",
-        "committed_at": "2025-03-25T12:00:00Z",
-        "authored_at": "2025-03-25T12:00:00Z",
-        "files": [{"path": "third-party/ao", "additions": 1, "deletions": 1}],
-        "trailers": {},
-    }
-    records.write_text("".join(march) + json.dumps(revert) + "\n")
+    as a revert of nothing in the range, and neither PR is taken for reverted, whether
+    both are in the range or #8892 landed before it."""
+    records = ambiguous_revert_records(executorch_jsonl, tmp_path, "2025-03-25T12:00:00Z")
     sheet = tmp_path / "march.csv"
     result = run_cli(
         "--db", str(tmp_path / "s.db"), "release-notes", "pytorch/executorch",
-        "--jsonl", str(records), "--since", "2025-03-01", "--until", "2025-03-31",
+        "--jsonl", str(records), "--since", since, "--until", "2025-03-31",
         "--worksheet", str(sheet),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     rows = {r["pr_link"].rsplit("/", 1)[-1]: r for r in read_rows(sheet) if r["pr_link"]}
-    assert rows["99396"]["reason"] == "revert of a change not in this range"
-    # both out for what they are (CI and a pin bump), neither as reverted
-    assert rows["8892"]["reason"].startswith("not user-facing")
+    assert rows[str(AMBIGUOUS_REVERT)]["reason"] == "revert of a change not in this range"
+    # out for what it is (a pin bump), not as reverted
     assert rows["9396"]["reason"].startswith("not user-facing")
-    assert not [
-        n for n, row in rows.items() if "1a9a59b" in row["reason"] or "99396" in row["reason"]
-    ]
+    assert not [r for r in rows.values() if "1a9a59b" in r["reason"] or "99396" in r["reason"]]
 
 
 # -- PyTorch's headings, spelled out (not read from SECTIONS) -----------------------------

@@ -227,3 +227,21 @@ def test_a_pr_landed_on_the_stroke_of_monday_counts_in_that_week_alone(
     # the week before is counted with the same edges
     assert digests["2026-W06"]["counts"]["previous_prs"] == digests["2026-W05"]["counts"]["prs"]
     assert digests["2026-W07"]["counts"]["previous_prs"] == digests["2026-W06"]["counts"]["prs"]
+
+
+def test_an_abbreviated_sha_is_ambiguous_when_two_commits_landed_before_start_it(
+    db_url: str,
+) -> None:
+    store = open_store(db_url)
+    store.upsert_pull_requests(
+        REPO,
+        [
+            _pr(1, "1a9a59bd86bf167653edbd03501f5d54272821a2", 4),  # executorch's #8892
+            _pr(2, "1a9a59b94491f03620dce622fee922c1d2bc1fa7", 20),  # and #9396
+            _pr(3, "25395b9f597796289f59d7be847ac1d2613abbc8", 5),
+        ],
+    )
+    late, between = datetime(2026, 2, 25, tzinfo=UTC), datetime(2026, 2, 10, tzinfo=UTC)
+    named = [("1a9a59b", late), ("1a9a59bd", late), ("25395b9", late), ("1a9a59", between)]
+    assert store.ambiguous_shas(REPO, named) == {"1a9a59b"}
+    assert store.ambiguous_shas("octo/unknown", named) == frozenset()
