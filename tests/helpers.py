@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import sqlite3
 import subprocess
 import sys
@@ -68,3 +70,36 @@ def _columns(conn: Any, table: str, is_pg: bool) -> list[str]:
         ).fetchall()
         return [r[0] for r in rows]
     return [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+
+
+AMBIGUOUS_REVERT = 99396  # the number of the revert `ambiguous_revert_records` adds
+
+
+def ambiguous_revert_records(executorch_jsonl: Path, folder: Path, landed: str) -> Path:
+    """executorch's records of 2025-02-15..2025-03-31 and one revert more, landed at
+    `landed`, whose only evidence is `This reverts commit 1a9a59b`: a prefix of both
+    #8892 (2025-03-04) and #9396 (2025-03-20), the one 7-character prefix two of
+    executorch's commits share."""
+    with gzip.open(executorch_jsonl, "rt", encoding="utf-8") as handle:
+        kept = [
+            line
+            for line in handle
+            if '"committed_at": "2025-03-' in line or '"committed_at": "2025-02-' in line
+        ]
+    by_number = {json.loads(line)["number"]: json.loads(line) for line in kept}
+    assert by_number[8892]["sha"][:7] == by_number[9396]["sha"][:7] == "1a9a59b"
+    revert = {
+        **by_number[9396],
+        "number": AMBIGUOUS_REVERT,
+        "sha": "7e57" * 10,
+        "parents": [],
+        "title": "Revert 1a9a59b",
+        "body": "This reverts commit 1a9a59b. It broke the nightly build.",
+        "committed_at": landed,
+        "authored_at": landed,
+        "files": [{"path": "third-party/ao", "additions": 1, "deletions": 1}],
+        "trailers": {},
+    }
+    target = folder / "records.jsonl"
+    target.write_text("".join(kept) + json.dumps(revert) + "\n")
+    return target

@@ -23,7 +23,8 @@ from prdigest.classify import (
 from prdigest.classify.globs import compile_globs
 from prdigest.config import Config, load_config
 from prdigest.errors import ConfigError
-from prdigest.models import KINDS, FileChange, PullRequest
+from prdigest.kinds import KINDS
+from prdigest.models import FileChange, PullRequest
 from prdigest.sources.jsonl import read_jsonl
 from prdigest.sources.records import parse_record
 

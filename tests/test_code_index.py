@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.conftest import WORKSHEET
-from tests.helpers import run_cli
 
+from conftest import WORKSHEET
+from helpers import run_cli
 from prdigest.classify import load_profile
 from prdigest.classify.code_index import (
     CodeIndex,

@@ -9,6 +9,9 @@ import json
 
 import pytest
 
+from fakes.llm_server import FakeLLMServer, Prompt, good_responder, parse_prompt
+from helpers import run_cli
+from llm_helpers import REPO, WEEK
 from prdigest.write.llm.grounding import (
     Evidence,
     content_words,
@@ -188,3 +191,41 @@ def test_the_verifier_drops_ungrounded_sentences_and_repairs_from_the_area(prs):
         "citation added for a name": 1,
         "theme name taken from its sentence": 1,
     }
+
+
+# SmolLM2-135M's fluent answer about nothing its PR says (above): no name, no figure, so
+# only the share of its words found in the cited PR can keep it out of a digest.
+OFF_TOPIC = (
+    "The area is a backend that uses an encoder to convert the data into audio and then "
+    "plays it back in reverse."
+)
+
+
+def _off_topic_responder(prompt: Prompt) -> str:
+    """A good model, but for the Arm area a theme whose sentence is OFF_TOPIC."""
+    answer = json.loads(good_responder(prompt))
+    if "Backends: Arm" in prompt.areas:
+        first = prompt.areas["Backends: Arm"][0][0]
+        theme = {"area": "Backends: Arm", "name": "Audio", "summary": OFF_TOPIC, "prs": [first]}
+        answer["themes"].insert(0, theme)
+    return json.dumps(answer)
+
+
+def test_a_digest_never_publishes_a_sentence_whose_words_its_prs_do_not_use(
+    tmp_path, executorch_jsonl
+):
+    """Through `prdigest digest --writer llm` against a fake server: the sentence passes
+    every other check (prose, no figure, no name), so the word-share gate alone drops it,
+    and the closing line counts it."""
+    with FakeLLMServer(_off_topic_responder) as server:
+        result = run_cli(
+            "digest", REPO, "--week", WEEK, "--writer", "llm", "--jsonl", str(executorch_jsonl),
+            "--llm-model", "fake", "--llm-base-url", server.url, db=tmp_path / "s.db",
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    markdown = result.stdout
+    asked = [parse_prompt(body) for body in server.requests]
+    assert any("Backends: Arm" in prompt.areas for prompt in asked)  # the theme was offered
+    assert "plays it back in reverse" not in markdown
+    assert "words not in the cited PRs" in markdown.rstrip().splitlines()[-1]
+    assert "AI Analysis" in markdown.splitlines()[0]  # the rest of the model's digest stands

@@ -6,11 +6,13 @@ breaks names the PR it was made for.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from digest_weeks import load
+from helpers import AMBIGUOUS_REVERT, ambiguous_revert_records, run_cli
 from prdigest.analyze.groups import Candidate
 from prdigest.analyze.items import build_item
 from prdigest.analyze.naming import theme_name
@@ -439,3 +441,38 @@ def test_theme_names_follow_the_spelling_they_are_given() -> None:
     assert theme_name(path, "", rep).startswith("HTP")  # the hand-kept fallback
     assert theme_name(path, "", rep, Spelling({"htp": "Htp"})).startswith("Htp")
     assert Spelling({}).spell("tosa") == "tosa" and Spelling().spell("Tosa") == "TOSA"
+
+
+def test_a_sha_prefix_two_prs_share_is_no_evidence() -> None:
+    """executorch's #8892 and #9396 share 1a9a59b: a revert naming that prefix pairs with
+    neither, whether both are in the sequence or the caller says another commit of the
+    history shares it (`ambiguous`)."""
+    repo = "pytorch/executorch"
+    first = PullRequest(repo, 8892, "[ExecuTorch][XNNPACK] Rename linear weight partitioning flag for clarity", "", "1a9a59bd86bf167653edbd03501f5d54272821a2")  # fmt: skip
+    second = PullRequest(repo, 9396, "Bump torchao + add unit tests for torchao kernels", "", "1a9a59b94491f03620dce622fee922c1d2bc1fa7")  # fmt: skip
+    revert = PullRequest(repo, 99396, "Revert 1a9a59b", "This reverts commit 1a9a59b.", "7e57" * 10)
+    assert _found([first, second, revert]) == {99396: ("unmatched", [], None)}
+    assert _found([second, revert]) == {99396: ("sha", [9396], 9396)}
+    alone = {p.position: p.how for p in pair_all([second, revert], ambiguous={"1a9a59b"})}
+    assert alone == {1: "unmatched"}
+
+
+def test_a_digest_takes_no_target_from_a_sha_prefix_two_commits_share(
+    executorch_jsonl: Path, tmp_path: Path
+) -> None:
+    """`This reverts commit 1a9a59b`, landed in 2025-W12: #9396 (1a9a59b9…) is in the
+    week, #8892 (1a9a59bd…) two weeks before, outside both windows the digest reads. The
+    prefix names both, so the revert is told without a target and #9396 is not reverted
+    (the digest once took the one it could see)."""
+    records = ambiguous_revert_records(executorch_jsonl, tmp_path, "2025-03-21T12:00:00Z")
+    out = tmp_path / "w12.json"
+    result = run_cli(
+        "--db", str(tmp_path / "s.db"), "digest", "pytorch/executorch", "--jsonl", str(records),
+        "--week", "2025-W12", "--writer", "deterministic", "--format", "json", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    digest = json.loads(out.read_text())
+    row = next(r for r in digest["reverts"] if r["revert"] == AMBIGUOUS_REVERT)
+    assert row["reverted"] is None
+    assert digest["prs"]["9396"]["reverted"] is False
+    assert digest["prs"][str(AMBIGUOUS_REVERT)]["is_revert"] is True

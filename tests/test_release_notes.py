@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from tests.release_helpers import bullet_of, module_of, read_rows, write_rows
 
-from helpers import run_cli
+from helpers import AMBIGUOUS_REVERT, ambiguous_revert_records, run_cli
 from prdigest import pipeline
 from prdigest.config import Config
 from prdigest.pipeline import SourceSpec
@@ -18,6 +17,7 @@ from prdigest.release import SECTIONS, release_notes
 from prdigest.release.plan import PYTORCH_MODULES, normalize_name
 from prdigest.store import Store, open_store
 from prdigest.timeutil import window_between
+from release_helpers import bullet_of, module_of, read_rows, write_rows
 
 _DBS: dict[str, Path] = {}  # one synced database per dataset for the whole module
 _LINK = re.compile(r"\[#(\d+)\]\((https://github\.com/[^)]+)\)")
@@ -518,3 +518,113 @@ def test_a_rerun_follows_reverts_and_relands_that_arrive_later(
     )
     assert "[#10417](" in bullet_of(md, 10376)
     assert rows["10351"]["reason"].startswith("reverted by #10395")
+
+
+# -- reverts that name a commit by an abbreviated sha -------------------------------------
+
+
+@pytest.mark.parametrize("since", ["2025-03-01", "2025-03-10"])
+def test_a_revert_by_an_ambiguous_sha_prefix_reverts_nothing(
+    executorch_jsonl: Path, tmp_path: Path, since: str
+) -> None:
+    """executorch's #8892 (1a9a59bd…, 2025-03-04) and #9396 (1a9a59b9…, 2025-03-20) share
+    the prefix 1a9a59b. A revert that names only `This reverts commit 1a9a59b` (git's
+    7-character form, as #7978's body does) cannot say which one it undoes: it is told
+    as a revert of nothing in the range, and neither PR is taken for reverted, whether
+    both are in the range or #8892 landed before it."""
+    records = ambiguous_revert_records(executorch_jsonl, tmp_path, "2025-03-25T12:00:00Z")
+    sheet = tmp_path / "march.csv"
+    result = run_cli(
+        "--db", str(tmp_path / "s.db"), "release-notes", "pytorch/executorch",
+        "--jsonl", str(records), "--since", since, "--until", "2025-03-31",
+        "--worksheet", str(sheet),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = {r["pr_link"].rsplit("/", 1)[-1]: r for r in read_rows(sheet) if r["pr_link"]}
+    assert rows[str(AMBIGUOUS_REVERT)]["reason"] == "revert of a change not in this range"
+    # out for what it is (a pin bump), not as reverted
+    assert rows["9396"]["reason"].startswith("not user-facing")
+    assert not [r for r in rows.values() if "1a9a59b" in r["reason"] or "99396" in r["reason"]]
+
+
+# -- PyTorch's headings, spelled out (not read from SECTIONS) -----------------------------
+
+# The PyTorch 2.6 release notes (/work/shared/seeds/003_*.txt): its table of contents gives
+# the order, its `## **…**` headings the spelling.
+PYTORCH_HEADINGS = [
+    "Highlights",
+    "Backwards Incompatible changes",
+    "Deprecations",
+    "New features",
+    "Improvements",
+    "Bug fixes",
+    "Performance",
+    "Documentation",
+    "Developers",
+]
+
+
+def test_the_notes_use_pytorchs_headings_in_pytorchs_order(ao_jsonl: Path, tmp_path: Path) -> None:
+    """ao's 2026 Q1 has a PR of every kind: every heading is PyTorch's, in its place; a
+    breaking change comes right after the highlights, before the deprecations."""
+    result = run_cli(
+        "--db", str(tmp_path / "s.db"), "release-notes", "pytorch/ao", "--jsonl", str(ao_jsonl),
+        "--since", "2026-01-01", "--until", "2026-03-31",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    markdown = result.stdout
+    assert _sections(markdown) == PYTORCH_HEADINGS
+    # #3720 "Remove old GPTQ implementation" breaks its users' code
+    assert module_of(markdown, 3720) == ("Backwards Incompatible changes", "Prototype")
+    assert "— Prototype, Backwards Incompatible changes ([#3720](" in markdown
+
+
+def test_the_pinned_headings_are_those_of_pytorchs_own_notes(shared_data: Path) -> None:
+    """The excerpt of PyTorch 2.6's notes: its contents list all nine sections, its `##`
+    headings the first four, spelled as PYTORCH_HEADINGS spells them."""
+    seeds = sorted((shared_data.parent / "seeds").glob("003_*.txt"))
+    if not seeds:
+        pytest.skip(f"PyTorch's release notes excerpt is absent from {shared_data.parent}/seeds")
+    text = seeds[0].read_text(encoding="utf-8")
+    contents = re.findall(r"^\* (.+)$", text.split("## ", 1)[0], re.M)
+    headings = re.findall(r"^## \*\*(.+?)\*\*$", text, re.M)
+    assert headings == PYTORCH_HEADINGS[:4]
+    assert [c.lower().rstrip("s") for c in contents] == [
+        h.lower().rstrip("s") for h in PYTORCH_HEADINGS
+    ]
+
+
+def test_a_worksheet_topic_may_be_written_as_pytorchs_heading_or_label(
+    executorch: Store, tmp_path: Path
+) -> None:
+    """CLI.md: release-notes section names (and label spellings) are accepted for kind
+    ids. A topic copied from the notes' headings, in any case, or from a GitHub label
+    puts the PR under that heading."""
+    sheet = tmp_path / "w.csv"
+    db = str(_DBS["pytorch/executorch"])
+    march = ["--since", "2025-03-01", "--until", "2025-03-31"]
+    drafted = run_cli("--db", db, "release-notes", "pytorch/executorch", *march,
+                      "--worksheet", str(sheet))  # fmt: skip
+    assert drafted.exit_code == 0, drafted.output
+    rows = read_rows(sheet)
+    kept = [r for r in rows if not r["reason"] and not r["merge_into"] and r["pr_link"]]
+    topics = {  # as written → the heading it must land under
+        "Backwards Incompatible changes": "Backwards Incompatible changes",
+        "DEPRECATIONS": "Deprecations",
+        "New Features": "New features",
+        "topic: improvements": "Improvements",
+        "bugfix": "Bug fixes",
+        "perf": "Performance",
+        "Documentation": "Documentation",
+        "Developers": "Developers",
+    }
+    edited = {}
+    for row, (topic, heading) in zip(kept, topics.items(), strict=False):
+        row["topic"] = topic
+        edited[int(row["pr_link"].rsplit("/", 1)[-1])] = heading
+    assert len(edited) == len(topics)
+    write_rows(sheet, rows)
+    applied = run_cli("--db", db, "release-notes", "pytorch/executorch", *march,
+                      "--apply", str(sheet))  # fmt: skip
+    assert applied.exit_code == 0, applied.output
+    assert {n: module_of(applied.stdout, n)[0] for n in edited} == edited

@@ -12,7 +12,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tests.release_helpers import bullet_of, module_of, read_rows, write_rows
 
 from prdigest import pipeline
 from prdigest.classify import profile_for
@@ -25,6 +24,7 @@ from prdigest.release.sentences import to_sentence
 from prdigest.release.series import series_phrase
 from prdigest.store import Store, open_store
 from prdigest.timeutil import window_between
+from release_helpers import bullet_of, module_of, read_rows, write_rows
 
 REPO = "pytorch/executorch"
 # ghstack stack #12519-#12525 (landed 2025-07-17): `[ET-VK] 1/n Split dispatches …` to

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from helpers import run_cli
 from prdigest.errors import StoreError
 from prdigest.models import Classification, FileChange, PullRequest, Report
 from prdigest.store import Store, open_store
@@ -175,3 +178,70 @@ def test_a_file_that_is_not_a_database_is_one_clear_error(tmp_path: Path) -> Non
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="not a usable database|cannot open"):
         open_store(str(path))
+
+
+def _ao_weeks(source: Path, target: Path, weeks: set[str], moved: dict[int, str]) -> set[int]:
+    """The real ao records of `weeks`, with the PRs of `moved` landing at the instants given;
+    the numbers written."""
+    numbers, lines = set(), []
+    with gzip.open(source, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            year, week, _ = datetime.fromisoformat(record["committed_at"]).isocalendar()
+            if f"{year}-W{week:02d}" in weeks and record["number"] is not None:
+                record["committed_at"] = moved.get(record["number"], record["committed_at"])
+                numbers.add(record["number"])
+                lines.append(json.dumps(record))
+    target.write_text("\n".join(lines) + "\n")
+    return numbers
+
+
+def test_a_pr_landed_on_the_stroke_of_monday_counts_in_that_week_alone(
+    tmp_path: Path, ao_jsonl: Path
+) -> None:
+    """A week is [Monday 00:00:00, next Monday 00:00:00): a PR landed at 00:00:00 UTC on a
+    Monday opens its week and is not the last of the week before (an end read as `<=`
+    would count it twice)."""
+    records, db = tmp_path / "ao.jsonl", tmp_path / "s.db"
+    # #3727 landed in W05, #3839 in W06 (Fridays); each is moved to the first instant of
+    # the next week, W06 and W07 (Mondays 2026-02-02 and 2026-02-09).
+    moved = {3727: "2026-02-02T00:00:00Z", 3839: "2026-02-09T00:00:00Z"}
+    numbers = _ao_weeks(ao_jsonl, records, {"2026-W05", "2026-W06", "2026-W07"}, moved)
+    assert set(moved) <= numbers
+    assert run_cli("sync", "pytorch/ao", "--jsonl", str(records), db=db).exit_code == 0
+
+    digests = {}
+    for week in ("2026-W05", "2026-W06", "2026-W07"):
+        out = tmp_path / f"{week}.json"
+        result = run_cli(
+            "digest", "pytorch/ao", "--week", week, "--writer", "deterministic",
+            "--format", "json", "--out", str(out), db=db,
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        digests[week] = json.loads(out.read_text())
+    weeks_of = {n: [w for w, d in digests.items() if str(n) in d["prs"]] for n in numbers}
+    assert weeks_of[3727] == ["2026-W06"]
+    assert weeks_of[3839] == ["2026-W07"]
+    assert all(len(found) == 1 for found in weeks_of.values()), weeks_of
+    assert sum(d["counts"]["prs"] for d in digests.values()) == len(numbers)
+    # the week before is counted with the same edges
+    assert digests["2026-W06"]["counts"]["previous_prs"] == digests["2026-W05"]["counts"]["prs"]
+    assert digests["2026-W07"]["counts"]["previous_prs"] == digests["2026-W06"]["counts"]["prs"]
+
+
+def test_an_abbreviated_sha_is_ambiguous_when_two_commits_landed_before_start_it(
+    db_url: str,
+) -> None:
+    store = open_store(db_url)
+    store.upsert_pull_requests(
+        REPO,
+        [
+            _pr(1, "1a9a59bd86bf167653edbd03501f5d54272821a2", 4),  # executorch's #8892
+            _pr(2, "1a9a59b94491f03620dce622fee922c1d2bc1fa7", 20),  # and #9396
+            _pr(3, "25395b9f597796289f59d7be847ac1d2613abbc8", 5),
+        ],
+    )
+    late, between = datetime(2026, 2, 25, tzinfo=UTC), datetime(2026, 2, 10, tzinfo=UTC)
+    named = [("1a9a59b", late), ("1a9a59bd", late), ("25395b9", late), ("1a9a59", between)]
+    assert store.ambiguous_shas(REPO, named) == {"1a9a59b"}
+    assert store.ambiguous_shas("octo/unknown", named) == frozenset()

@@ -91,19 +91,6 @@ class Classification:
     profile: str = ""
 
 
-KINDS: tuple[str, ...] = (
-    "bc_breaking",
-    "deprecation",
-    "new_features",
-    "improvements",
-    "bug_fixes",
-    "performance",
-    "docs",
-    "devs",
-    "not_user_facing",
-)
-
-
 @dataclass(frozen=True, slots=True)
 class Report:
     """A written digest or release note, as stored and published."""

@@ -20,6 +20,7 @@ from .ingest import (
     sync,
 )
 from .models import Classification, PullRequest, Report
+from .reading import abbreviated_reverts
 from .reporting import Reporter, SilentReporter
 from .store import Store
 from .store.spelling import title_spelling
@@ -192,6 +193,7 @@ def window_history(
         first_landed=span[0] if span and span[0] < window.start else None,
         people=people_before(store, repo, prs, window.start),
         spelling=spelling,
+        ambiguous_shas=store.ambiguous_shas(repo, abbreviated_reverts(prs)),
     )
 
 

@@ -53,7 +53,7 @@ def build_context(
         (pr for pr, _ in previous), key=lambda pr: (pr.merged_at or window.start, pr.sha or "")
     )
 
-    revert_rows, reland_rows = pair_reverts(built, previous_prs)
+    revert_rows, reland_rows = pair_reverts(built, previous_prs, history.ambiguous_shas)
     components = new_components(history_order(built), history, window.first_day)
     notes = assess(built, components)
     # the PRs a new component's bullet cites lead their section: no theme tells them again

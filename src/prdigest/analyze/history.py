@@ -24,12 +24,15 @@ class History:
     `first_landed`: the oldest landed PR before the window (None: no history at all).
     `people`: who the window's authors are across addresses, and who landed before.
     `spelling`: how the repository's titles (up to the window's end) write words and names.
+    `ambiguous_shas`: abbreviated shas the window's reverts name that start two or more
+    commits of the history (`reading.pair_all`): no evidence of a target.
     """
 
     known_dirs: Callable[[str], bool] | frozenset[str] = frozenset()
     first_landed: datetime | None = None
     people: People = field(default_factory=People)
     spelling: Spelling = field(default_factory=Spelling)
+    ambiguous_shas: frozenset[str] = frozenset()
 
     def knows_dir(self, directory: str) -> bool:
         if callable(self.known_dirs):

@@ -9,7 +9,7 @@ both windows is still named ("reverted #N").
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from ..models import PullRequest
@@ -20,9 +20,12 @@ from .items import Item
 Row = dict[str, Any]
 
 
-def pair_reverts(built: list[Item], previous: Sequence[PullRequest]) -> tuple[list[Row], list[Row]]:
+def pair_reverts(
+    built: list[Item], previous: Sequence[PullRequest], ambiguous_shas: Collection[str] = ()
+) -> tuple[list[Row], list[Row]]:
     """Mark reverts, relands and reverted PRs on the items (the window's, in landing
-    order); return the context's revert and reland rows."""
+    order); return the context's revert and reland rows. `ambiguous_shas`: see
+    `reading.pair_all`."""
     prs = [*previous, *(it.pr for it in built)]
     in_window = {it.number: it for it in built if it.number is not None}
     landed: dict[int, PullRequest] = {}
@@ -31,7 +34,7 @@ def pair_reverts(built: list[Item], previous: Sequence[PullRequest]) -> tuple[li
             landed.setdefault(pr.number, pr)
     reverts: list[tuple[Item, int | None]] = []
     relands: list[tuple[Item, int | None]] = []
-    for pairing in pair_all(prs, start=len(previous)):
+    for pairing in pair_all(prs, start=len(previous), ambiguous=ambiguous_shas):
         it = built[pairing.position - len(previous)]
         number = pairing.original
         if pairing.relands or pairing.nested:

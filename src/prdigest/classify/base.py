@@ -6,11 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from ..kinds import NOT_USER_FACING
 from ..models import Classification, PullRequest
 from ..reading.spelling import Spelling
 from .rules import AreaRule, Decision, RuleEngine, to_classification
-
-NOT_USER_FACING = "not_user_facing"
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
+from ..kinds import NOT_USER_FACING
 from ..models import Classification, PullRequest
 from .base import Profile
 from .code_index import CodeIndex
@@ -30,8 +31,6 @@ from .features import Sample
 from .model import SEED, SKIP, TrainedModel
 from .training import train_model
 from .worksheet import WORKSHEET_ALIASES, WorksheetRow, area_key
-
-NOT_USER_FACING = "not_user_facing"
 
 
 @dataclass(frozen=True, slots=True)

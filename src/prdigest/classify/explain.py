@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..kinds import BC_BREAKING
 from ..models import PullRequest
 from ..reading import TitleInfo, parse_title
 from .rules import Decision, PathVote, RuleEngine
@@ -101,7 +102,7 @@ def kind_rivals(engine: RuleEngine, pr: PullRequest, won: Decision) -> list[Riva
         if set(info.tags) & rule.title_tags:
             add(rule.kind, "title_tag")
     if info.breaking:
-        add("bc_breaking", "breaking_marker")
+        add(BC_BREAKING, "breaking_marker")
     for rule in engine.kinds:
         if info.conventional_type and info.conventional_type in rule.prefixes:
             add(rule.kind, "prefix")

@@ -33,6 +33,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from ..errors import ConfigError
 from ..fileio import write_atomic
+from ..kinds import NOT_USER_FACING
 from ..models import PullRequest
 from .base import ModelPrediction
 from .code_index import CodeIndex
@@ -262,7 +263,7 @@ class TrainedModel:
             kind: str | None = guess.kind
             kind_confidence = guess.kind_confidence
             if guess.area == SKIP and guess.area_confidence >= SKIP_THRESHOLD:
-                kind, kind_confidence = "not_user_facing", guess.area_confidence
+                kind, kind_confidence = NOT_USER_FACING, guess.area_confidence
             predictions.append(
                 ModelPrediction(area, guess.area_no_skip_confidence, kind, kind_confidence)
             )

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..kinds import IMPROVEMENTS
 from .base import Profile
 from .rules import AreaRule, KindRule, RuleEngine
 from .spec import Problems, normalize_kind, parse_area_rules, parse_kind_rules
@@ -92,7 +93,7 @@ def builtin_spec(name: str) -> ProfileSpec:
             "Areas derived from the repository's own layout",
             (),
             "Other",
-            "improvements",
+            IMPROVEMENTS,
             None,
             (),
             kinds,
@@ -119,7 +120,7 @@ def parse_profile_text(text: str, source: str, base_dir: Path | None) -> Profile
     if not isinstance(name, str) or not name:
         problems.add("profile", "lacks `name`")
         name = "unnamed"
-    default_kind_raw = str(data.get("default_kind", "improvements"))
+    default_kind_raw = str(data.get("default_kind", IMPROVEMENTS))
     default_kind = normalize_kind(default_kind_raw)
     if default_kind is None:
         problems.add("profile", f"unknown default_kind {default_kind_raw!r}", default_kind_raw)
@@ -139,7 +140,7 @@ def parse_profile_text(text: str, source: str, base_dir: Path | None) -> Profile
         str(data.get("description", "")),
         tuple(repos),
         str(data.get("default_area", "Other")),
-        default_kind or "improvements",
+        default_kind or IMPROVEMENTS,
         model_path,
         tuple(areas),
         tuple(kinds),

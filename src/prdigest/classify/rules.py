@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..kinds import BC_BREAKING, IMPROVEMENTS, NOT_USER_FACING
 from ..models import Classification, PullRequest
 from ..reading import TitleInfo, parse_title
 
@@ -93,7 +94,7 @@ class RuleEngine:
         areas: Sequence[AreaRule],
         kinds: Sequence[KindRule],
         default_area: str = "Other",
-        default_kind: str = "improvements",
+        default_kind: str = IMPROVEMENTS,
     ) -> None:
         self.origin = origin
         self.areas = tuple(areas)
@@ -241,7 +242,7 @@ class RuleEngine:
     def decide_kind(self, pr: PullRequest, info: TitleInfo | None = None) -> Decision:
         info = info or parse_title(pr.title)
         if info.revert_of is not None:
-            return Decision("not_user_facing", f"{self.origin}/kind/revert", "revert")
+            return Decision(NOT_USER_FACING, f"{self.origin}/kind/revert", "revert")
         if pr.labels:
             found = [self._kind_by_label.get(label.lower()) for label in pr.labels]
             indexes = [index for index in found if index is not None]
@@ -253,7 +254,7 @@ class RuleEngine:
                 return self._kind(index, "title_tag")
         if info.breaking:
             return Decision(
-                "bc_breaking", f"{self.origin}/kind/bc_breaking/breaking_marker", "breaking_marker"
+                BC_BREAKING, f"{self.origin}/kind/{BC_BREAKING}/breaking_marker", "breaking_marker"
             )
         if info.conventional_type:
             index = self._kind_by_prefix.get(info.conventional_type)

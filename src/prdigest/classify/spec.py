@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigError
-from ..models import KINDS
+from ..kinds import ALIASES, KINDS
 from ..reading import normalize_tag
 from .globs import compile_globs
 from .rules import AreaRule, KindRule
@@ -28,27 +28,6 @@ AREA_KEYS = frozenset(
 )
 KIND_KEYS = frozenset({"kind", "labels", "title_tags", "prefixes", "title_patterns", "all_paths"})
 
-# Release-notes section names and label spellings accepted for kind ids (CLI.md "Kinds and areas").
-_KIND_ALIASES = {
-    "documentation": "docs",
-    "doc": "docs",
-    "developers": "devs",
-    "developer": "devs",
-    "dev": "devs",
-    "backwards_incompatible_changes": "bc_breaking",
-    "backwards_incompatible_change": "bc_breaking",
-    "bc_breaking_changes": "bc_breaking",
-    "deprecations": "deprecation",
-    "new_feature": "new_features",
-    "features": "new_features",
-    "improvement": "improvements",
-    "bug_fix": "bug_fixes",
-    "bugfixes": "bug_fixes",
-    "bugfix": "bug_fixes",
-    "perf": "performance",
-    "not_user_facing_changes": "not_user_facing",
-}
-
 
 def normalize_name(name: str) -> str:
     """CLI.md: lower case, every run of non-alphanumerics → `_`."""
@@ -61,7 +40,7 @@ def normalize_kind(name: str) -> str | None:
     for prefix in ("topic_", "module_"):
         if key.startswith(prefix) and key[len(prefix) :] in KINDS:
             key = key[len(prefix) :]
-    key = _KIND_ALIASES.get(key, key)
+    key = ALIASES.get(key, key)
     return key if key in KINDS else None
 
 

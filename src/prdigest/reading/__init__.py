@@ -8,7 +8,7 @@ titles write words and names), `patterns` (the shared pieces). Pure: imports onl
 
 from .parts import series_key, series_stem, strip_part_markers
 from .patterns import comparable, normalize_tag
-from .reverts import Pairing, kind_of, pair_all, quoted_title
+from .reverts import Pairing, abbreviated_reverts, kind_of, pair_all, quoted_title
 from .spelling import Spelling, TitleWords
 from .stacks import Groups, stack_groups, stack_numbers
 from .titles import CleanTitle, TitleInfo, clean_title, parse_title, strip_noise
@@ -21,6 +21,7 @@ __all__ = [
     "Spelling",
     "TitleInfo",
     "TitleWords",
+    "abbreviated_reverts",
     "clean_title",
     "comparable",
     "is_reland",

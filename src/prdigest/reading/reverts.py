@@ -38,6 +38,10 @@ readers' (classification, release notes, digest); they were made one on their me
   reland that came after it.)
 - A reland that names a revert lands what the revert took out: git titles the revert
   of a revert `Reapply "X (#revert)"` (#14842 relands #14090, not the revert #14307).
+- An abbreviated sha that names two commits landed before the revert is no evidence:
+  neither is taken. Commits outside the sequence count too (a digest's sequence is two
+  windows; the other commit may be older): the caller, which can ask the store, names
+  such shas in `ambiguous` (`abbreviated_reverts` lists the shas to ask about).
 - A PR the revert names that is not in the sequence is no target (the evidence goes on
   to the Phabricator id and the title); its number stays in `Pairing.original`, so a
   digest can still say "reverted #19719": that is presentation, not evidence. A
@@ -47,8 +51,9 @@ readers' (classification, release notes, digest); they were made one on their me
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property
 from typing import NamedTuple
 
@@ -115,6 +120,19 @@ def quoted_title(title: str) -> str:
     return inner if inner != title else ""
 
 
+def abbreviated_reverts(prs: Sequence[PullRequest]) -> list[tuple[str, datetime]]:
+    """The abbreviated shas `prs` say they revert (`This reverts commit 1a9a59b`), with
+    when each landed: the shas to check against the whole history, for `pair_all`'s
+    `ambiguous`."""
+    return [
+        (sha.lower(), pr.merged_at)
+        for pr in prs
+        if pr.merged_at is not None
+        for sha in _REVERTS_COMMIT.findall(pr.body)
+        if len(sha) < 40
+    ]
+
+
 def _by_sha(item: tuple[int, PullRequest]) -> str:
     return item[1].sha or ""
 
@@ -123,8 +141,9 @@ class LandingIndex:
     """The sequence's PRs by sha, number, title and Phabricator id (positions). The maps
     are built on first use: most windows hold one revert or none."""
 
-    def __init__(self, prs: Sequence[PullRequest]) -> None:
+    def __init__(self, prs: Sequence[PullRequest], ambiguous: Collection[str] = ()) -> None:
         self.prs = prs
+        self.ambiguous = ambiguous
         self.by_number: dict[int, list[int]] = {}
         for i, pr in enumerate(prs):
             if pr.number is not None:
@@ -151,8 +170,11 @@ class LandingIndex:
         return found
 
     def sha(self, prefix: str, before: int) -> int | None:
-        """The one PR before `before` whose sha starts with `prefix` (ambiguous: none)."""
+        """The one PR before `before` whose sha starts with `prefix` (ambiguous here or
+        in the history: none)."""
         prefix = prefix.lower()
+        if prefix in self.ambiguous:
+            return None
         hits = [i for sha, i in self.shas.items() if sha.startswith(prefix) and i < before]
         return hits[-1] if len(hits) == 1 else None
 
@@ -179,9 +201,9 @@ class LandingIndex:
 
 
 class _Reader:
-    def __init__(self, prs: Sequence[PullRequest]) -> None:
+    def __init__(self, prs: Sequence[PullRequest], ambiguous: Collection[str] = ()) -> None:
         self.prs = prs
-        self.index = LandingIndex(prs)
+        self.index = LandingIndex(prs, ambiguous)
 
     def named(self, pr: PullRequest, rest: str, *, relands: bool) -> list[int]:
         """The PRs `pr` names (not itself): body links first, then its title."""
@@ -305,10 +327,14 @@ def _lead_number(title: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def pair_all(prs: Sequence[PullRequest], *, start: int = 0) -> Iterator[Pairing]:
+def pair_all(
+    prs: Sequence[PullRequest], *, start: int = 0, ambiguous: Collection[str] = ()
+) -> Iterator[Pairing]:
     """Every revert and reland of `prs[start:]` (`prs` in landing order) paired with its
-    targets among the PRs landed before it (`prs[:start]` included)."""
-    reader = _Reader(prs)
+    targets among the PRs landed before it (`prs[:start]` included). `ambiguous`:
+    abbreviated shas (lower case) that name two or more commits landed before the
+    revert naming them, some perhaps outside `prs`: no evidence."""
+    reader = _Reader(prs, ambiguous)
     for i in range(start, len(prs)):
         title = prs[i].title
         rest = revert_rest(title)

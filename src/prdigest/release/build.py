@@ -13,6 +13,7 @@ from typing import Any
 from ..config import Config
 from ..errors import SourceError
 from ..models import Classification, PullRequest, Report
+from ..reading import abbreviated_reverts
 from ..store import Store
 from ..timeutil import Window, now
 from .plan import build_context, draft_rows, resolve_rows
@@ -98,7 +99,8 @@ def release_notes(
     else:
         classify = classifier or _profile_classifier(repo, config, profile_name)
         decided = classify(prs)
-        drafted = draft_rows(prs, decided, find_reverts(prs))
+        ambiguous = store.ambiguous_shas(repo, abbreviated_reverts(prs))
+        drafted = draft_rows(prs, decided, find_reverts(prs, ambiguous))
         where = str(worksheet) if worksheet else "the drafted worksheet"
         rows = drafted
         if worksheet is not None and worksheet.exists():

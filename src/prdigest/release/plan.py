@@ -14,22 +14,22 @@ from typing import Any
 from ..analyze.notability import standalone_score
 from ..classify.spec import normalize_kind, normalize_name
 from ..errors import ConfigError
-from ..models import KINDS, Classification, PullRequest
+from ..kinds import (
+    BC_BREAKING,
+    DEPRECATION,
+    IMPROVEMENTS,
+    KINDS,
+    NEW_FEATURES,
+    NOT_USER_FACING,
+    PERFORMANCE,
+    SECTIONS,
+)
+from ..models import Classification, PullRequest
 from .reverts import RevertOutcome, label
 from .sentences import to_sentence
 from .series import draft_leads, range_stacks, series_parts, series_phrase
 from .worksheet import WorksheetRow, accepters, files_cell
 
-SECTIONS: tuple[tuple[str, str], ...] = (
-    ("bc_breaking", "Backwards Incompatible changes"),
-    ("deprecation", "Deprecations"),
-    ("new_features", "New features"),
-    ("improvements", "Improvements"),
-    ("bug_fixes", "Bug fixes"),
-    ("performance", "Performance"),
-    ("docs", "Documentation"),
-    ("devs", "Developers"),
-)
 # PyTorch's module order in its release notes (2.6); other modules follow by size.
 PYTORCH_MODULES: tuple[str, ...] = (
     "Python Frontend",
@@ -57,9 +57,8 @@ PYTORCH_MODULES: tuple[str, ...] = (
 )
 _LAST_MODULES = {"miscellaneous", "misc", "other", "others", "uncategorized", "unknown", "general"}
 SKIP_CATEGORY = "skip"  # PyTorch's category for "not in the notes"
-NOT_USER_FACING = "not_user_facing"
 HIGHLIGHTS = 5
-_HIGHLIGHT_KINDS = frozenset({"bc_breaking", "new_features", "deprecation", "performance"})
+_HIGHLIGHT_KINDS = frozenset({BC_BREAKING, NEW_FEATURES, DEPRECATION, PERFORMANCE})
 
 
 # -- drafting ------------------------------------------------------------------
@@ -338,7 +337,7 @@ def _highlights(bullets: list[dict[str, Any]], prs: dict[str, PullRequest]) -> l
         candidate = (
             bullet["kind"] in _HIGHLIGHT_KINDS
             or announced is not None
-            or (bullet["kind"] == "improvements" and len(bullet["links"]) > 1)
+            or (bullet["kind"] == IMPROVEMENTS and len(bullet["links"]) > 1)
         )
         if candidate:
             score = best + math.log(len(bullet["links"]))

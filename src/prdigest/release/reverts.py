@@ -8,7 +8,7 @@ landing order, so "landed, reverted, relanded" ends in the notes as one bullet a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from ..models import PullRequest
@@ -25,9 +25,10 @@ def label(pr: PullRequest) -> str:
     return f"#{pr.number}" if pr.number is not None else (pr.sha or "?")[:10]
 
 
-def find_reverts(prs: Sequence[PullRequest]) -> RevertOutcome:
-    """Replay reverts and relands over the range's PRs (oldest first)."""
-    pairings = {pairing.position: pairing for pairing in pair_all(prs)}
+def find_reverts(prs: Sequence[PullRequest], ambiguous_shas: Collection[str] = ()) -> RevertOutcome:
+    """Replay reverts and relands over the range's PRs (oldest first). `ambiguous_shas`:
+    see `reading.pair_all`."""
+    pairings = {pairing.position: pairing for pairing in pair_all(prs, ambiguous=ambiguous_shas)}
     root = list(range(len(prs)))  # the original change each PR belongs to
     on: dict[int, bool] = {}
     members: dict[int, list[int]] = {}

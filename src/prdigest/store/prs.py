@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -49,6 +49,24 @@ class PullRequestTables(StoreCore):
             "r.name = ? AND p.merged_at >= ? AND p.merged_at < ? ORDER BY p.merged_at, p.id",
             (repo, to_iso(start), to_iso(end)),
         )
+
+    def ambiguous_shas(self, repo: str, named: Iterable[tuple[str, datetime]]) -> frozenset[str]:
+        """Of the abbreviated shas named (each with when it was named), those that start
+        two or more commits landed before: a revert naming one says nothing of which."""
+        repo_id = self.repo_id(repo, create=False)
+        if repo_id is None:
+            return frozenset()
+        found = set()
+        for prefix, named_at in set(named):
+            row = self.conn.execute(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM pull_requests WHERE repo_id = ?"
+                " AND sha COLLATE BINARY >= ? AND sha COLLATE BINARY < ? AND merged_at < ?"
+                " LIMIT 2) two",
+                (repo_id, prefix, prefix + "~", to_iso(named_at)),  # `~` sorts after hex digits
+            ).fetchone()
+            if int(row[0]) > 1:
+                found.add(prefix)
+        return frozenset(found)
 
     def pull_requests_by_number(self, repo: str, number: int) -> list[PullRequest]:
         return self._select_prs(

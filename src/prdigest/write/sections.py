@@ -15,23 +15,13 @@ from typing import Any
 
 from ..analyze.english import plural, sentence_case
 from ..analyze.families import MIN_SECTION, member_name, plan_sections
+from ..kinds import LABELS as _KIND_LABELS
 from ..render.markdown import code, inline, plain, table_cell
 from .digest_blocks import Ledger, more_prs, theme_label
 from .news import component_bullets
 
 __all__ = ["MIN_SECTION", "citation_budget", "sections"]
 
-_KIND_LABELS = {
-    "bc_breaking": "BC-breaking",
-    "deprecation": "deprecations",
-    "new_features": "new features",
-    "improvements": "improvements",
-    "bug_fixes": "bug fixes",
-    "performance": "performance",
-    "docs": "docs",
-    "devs": "developer-facing",
-    "not_user_facing": "internal",
-}
 _KIND_SINGULAR = {
     "deprecation": "deprecation",
     "new_features": "new feature",
