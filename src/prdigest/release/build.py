@@ -13,7 +13,9 @@ from typing import Any
 from ..config import Config
 from ..errors import SourceError
 from ..models import Classification, PullRequest, Report
+from ..reading.spelling import Spelling
 from ..store import Store
+from ..store.spelling import title_spelling
 from ..timeutil import Window, now
 from .plan import build_context, draft_rows, resolve_rows
 from .refs import RefRange
@@ -96,7 +98,7 @@ def release_notes(
         where = str(apply)
         rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)
     else:
-        classify = classifier or _profile_classifier(repo, config, profile_name)
+        classify = classifier or _digest_classifier(store, repo, config, profile_name)
         decided = classify(prs)
         drafted = draft_rows(prs, decided, find_reverts(prs))
         where = str(worksheet) if worksheet else "the drafted worksheet"
@@ -164,11 +166,22 @@ def refresh_reverts(
     return out
 
 
-def _profile_classifier(repo: str, config: Config, profile_name: str | None) -> Classifier:
+def _digest_classifier(
+    store: Store, repo: str, config: Config, profile_name: str | None
+) -> Classifier:
+    """Each PR filed as its week's digest files it (one PR, one area in every output)."""
     from ..classify import profile_for
+    from ..classify.weekly import classify_as_digests
 
     profile = profile_for(repo, config, profile_name)
-    return profile.classify_all
+
+    def landed(week: Window) -> list[PullRequest]:
+        return store.merged_between(repo, week.start, week.end)
+
+    def spelling_of(week: Window) -> Spelling:
+        return title_spelling(store, repo, week)
+
+    return lambda prs: classify_as_digests(profile, prs, landed, spelling_of)
 
 
 def _describe(
