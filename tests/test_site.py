@@ -167,7 +167,10 @@ def test_post_front_matter_is_parsed() -> None:
         ("no front matter\n", "p.md:1: a post must start with '---'"),
         ("---\ntitle: x\n", "p.md:1: the front matter is not closed"),
         ("---\ndate: 2026-01-01\n---\n", "p.md: front matter has no title"),
-        ("---\ntitle: x\ndate: someday\n---\n", "date 'someday' is missing or invalid"),
+        (
+            "---\ntitle: x\ndate: someday\n---\n",
+            "p.md:3: front matter date 'someday' is not a real date",
+        ),
         (
             "---\ntitle: x\ndate: 2026-01-01\ntopics: [a, [b]]\n---\n",
             "topics must be a list of names",
