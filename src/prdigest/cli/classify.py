@@ -19,7 +19,15 @@ if TYPE_CHECKING:
 # `prdigest --version` and every other command do not pay for it.
 from ..errors import ConfigError, SourceError
 from ..pipeline import classified_with
-from .common import AppContext, StderrReporter, emit, pass_app, repo_argument, stored_repo
+from .common import (
+    AppContext,
+    StderrReporter,
+    emit,
+    pass_app,
+    repo_argument,
+    stored_repo,
+    sync_again,
+)
 
 DEFAULT_PROFILE = "pytorch"
 
@@ -250,7 +258,7 @@ def explain_command(
     if not prs:
         raise SourceError(
             f"{repo}#{number} is not in the store",
-            f"sync it first: prdigest sync {repo} --jsonl FILE",
+            f"sync it first: {sync_again(app.existing_store, repo)}",
         )
     profile = _profile(app, profile_name, repo) if profile_name else profile_for(repo, app.config)
     model: TrainedModel | None = None

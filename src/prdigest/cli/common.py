@@ -147,6 +147,22 @@ def stored_repo(store: Store, repo: str) -> None:
         )
 
 
+def sync_again(store: Store, repo: str) -> str:
+    """The command that syncs `repo` again from the source it was last synced from."""
+    from ..store.status import sync_sources
+
+    for source in sync_sources(store, repo):
+        kind, _, rest = source.partition(":")
+        if kind == "git":
+            path, _, ref = rest.rpartition(":")
+            return f"prdigest sync {repo} --git {path} --ref {ref.removeprefix('refs/heads/')}"
+        if kind == "jsonl":
+            return f"prdigest sync {repo} --jsonl {rest}"
+        if kind == "github":
+            return f"prdigest sync {repo}"
+    return f"prdigest sync {repo} --git PATH (or --jsonl FILE)"
+
+
 SYNC_SINCE_HELP = "Oldest activity to fetch (YYYY-MM-DD, UTC)."
 
 

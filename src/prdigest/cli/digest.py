@@ -50,8 +50,17 @@ SINCE_HELP = (
     type=click.Choice(["auto", "deterministic", "llm"]),
     default="auto",
     show_default=True,
+    help="Who writes the prose: the LLM when one is configured and reachable (auto),"
+    " the deterministic writer, or the LLM (llm; falls back unless --strict).",
 )
-@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "json"]),
+    default="md",
+    show_default=True,
+    help="The digest in Markdown (md), or the analysis context it was written from (json).",
+)
 @click.option(
     "--profile", "profile_name", help="Classification profile (default: chosen per repository)."
 )

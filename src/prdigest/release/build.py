@@ -114,7 +114,9 @@ def release_notes(
             write_worksheet(worksheet, rows)
     decisions = resolve_rows(rows, by_sha, where)
     first, last, range_info = _describe(window, refs, prs)
-    title = f"{repo} release notes ({range_info['from']}…{range_info['to']})"
+    title = (
+        f"{repo} release notes ({range_info['from']}..{range_info['to']})"  # as docs name ranges
+    )
     context = build_context(
         repo, title, range_info, rows, decisions, by_sha, shas, short_links=short_links
     )
