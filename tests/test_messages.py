@@ -10,10 +10,10 @@ from pathlib import Path
 
 import click
 import pytest
-from replay import replay
 
 from helpers import one_error_line, run_cli
 from prdigest.cli import main
+from replay import replay
 
 AO = "pytorch/ao"
 
