@@ -45,7 +45,18 @@ def classify_as_digests(
     profile: Profile, prs: Sequence[PullRequest], landed: Landed, spelling_of: SpellingOf
 ) -> list[Classification]:
     """`prs` classified as their weeks' digests classify them (same order as `prs`); a PR
-    that never landed is classified with the others that did not."""
+    that never landed is classified with the others that did not. A profile whose rules
+    decide each PR alone (every built-in one but generic) gives the same answers in any
+    batch, so it classifies `prs` at once."""
+    if not profile.batch_dependent:
+        return profile.classify_all(prs)
+    loaded: dict[Window, list[PullRequest]] = {}
+
+    def landed_once(week: Window) -> list[PullRequest]:  # a week is also the next one's "before"
+        if week not in loaded:
+            loaded[week] = landed(week)
+        return loaded[week]
+
     out: list[Classification | None] = [None] * len(prs)
     weeks: dict[Window | None, list[int]] = {}
     for index, pr in enumerate(prs):
@@ -56,7 +67,7 @@ def classify_as_digests(
             where = list(range(len(indexes)))
         else:
             profile.use_spelling(spelling_of(week))
-            batch = digest_batch(week, landed)
+            batch = digest_batch(week, landed_once)
             where = [position_in(batch, prs[i]) for i in indexes]
         decided = profile.classify_all(batch)
         for i, at in zip(indexes, where, strict=True):

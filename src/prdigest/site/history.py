@@ -3,13 +3,14 @@ whichever digests happen to be stored): PRs by area, direct pushes, reverts, peo
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date, timedelta
 
 from ..analyze.people import Identity, People, Persons
 from ..classify import Profile, profile_for
-from ..classify.weekly import classify_as_digests
+from ..classify.weekly import classify_as_digests, week_of
 from ..config import Config
 from ..models import PullRequest
 from ..reading import kind_of
@@ -64,17 +65,21 @@ def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) 
     if not missing:
         return found
     wanted = {row.sha for row in missing}
-    start, end = missing[0].merged_at, missing[-1].merged_at + timedelta(seconds=1)
-    prs = [pr for pr in store.merged_between(repo, start, end) if pr.sha in wanted]
+    # Loaded once: the missing PRs' weeks and the week before the first, which their
+    # digests classify them with.
+    start = week_of(missing[0].merged_at).previous().start
+    every = store.merged_between(repo, start, week_of(missing[-1].merged_at).end)
+    prs = [pr for pr in every if pr.sha in wanted]
+    moments = [pr.merged_at or start for pr in every]  # merged_between: all have landed
 
-    def landed(week: Window) -> list[PullRequest]:
-        return store.merged_between(repo, week.start, week.end)
+    def landed_in(week: Window) -> list[PullRequest]:
+        return every[bisect_left(moments, week.start) : bisect_left(moments, week.end)]
 
     def spelling_of(week: Window) -> Spelling:
         return title_spelling(store, repo, week)
 
     for pr, decided in zip(
-        prs, classify_as_digests(profile, prs, landed, spelling_of), strict=True
+        prs, classify_as_digests(profile, prs, landed_in, spelling_of), strict=True
     ):
         found[pr.sha or ""] = decided.area
     return found
