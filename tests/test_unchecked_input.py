@@ -45,7 +45,7 @@ def test_an_impossible_unquoted_post_date_names_file_and_line(ao_db: Path, tmp_p
         ("ÜnïCödé/репо", "the owner may hold only letters, digits and hyphens"),
         ("o\"q/n'q", "the owner may hold only letters, digits and hyphens"),
         ("owner/n'q", "the name may hold only letters, digits, '.', '-' and '_'"),
-        ("owner/..", "the name may hold only"),
+        ("owner/..", "the name cannot be '..'"),
         ("just-a-name", "it is not owner/name"),
     ],
 )

@@ -96,14 +96,16 @@ def repo_name_problem(repo: str) -> str | None:
         return (
             f"the owner is {len(owner)} characters long"
             if too_long
-            else ("the owner may hold only letters, digits and hyphens")
+            else "the owner may hold only letters, digits and hyphens"
         )
-    if not REPO_PART.fullmatch(name) or name in (".", ".."):
+    if name in (".", ".."):
+        return f"the name cannot be {name!r}"
+    if not REPO_PART.fullmatch(name):
         too_long = len(name) > 100 and REPO_PART.fullmatch(name[:100])
         return (
             f"the name is {len(name)} characters long"
             if too_long
-            else ("the name may hold only letters, digits, '.', '-' and '_'")
+            else "the name may hold only letters, digits, '.', '-' and '_'"
         )
     return None
 
