@@ -4,11 +4,14 @@ folder of someone's own files."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from helpers import one_error_line, run_cli
+from prdigest.models import Report
+from prdigest.store import open_store
 
 REPO = "pytorch/ao"
 
@@ -103,3 +106,23 @@ def test_site_build_keeps_a_folder_of_someone_elses_files(ao_db: Path, tmp_path:
     beside.mkdir()
     (beside / "CNAME").write_text("x\n", encoding="utf-8")
     assert run_cli("site", "build", "--out", str(beside), db=ao_db).exit_code == 0
+
+
+def test_a_stored_name_no_file_system_takes_stops_the_build_before_it_writes(
+    tmp_path: Path,
+) -> None:
+    """A store written before names were checked may hold a 300-character repository."""
+    db = tmp_path / "old.db"
+    store = open_store(str(db))
+    for repo in (REPO, f"pytorch/{'a' * 300}"):
+        store.save_report(
+            Report(repo, "digest", "2026-01-05", "2026-01-11", "deterministic",
+                   f"Digest of {repo}", "# Digest\n\nText.\n", {}, datetime(2026, 1, 12, tzinfo=UTC))
+        )  # fmt: skip
+    store.close()
+    out = tmp_path / "public"
+    result = run_cli("site", "build", "--out", str(out), db=db)
+    assert result.exit_code == 1
+    line = one_error_line(result)
+    assert "its file name is" in line and "more than 255" in line and "reports delete" in line
+    assert not out.exists() or not any(out.iterdir())  # nothing half-built

@@ -64,6 +64,22 @@ def _check_is_dir(out: Path) -> None:
         raise ConfigError(f"--out {out} is a file", "give a directory for the site")
 
 
+NAME_MAX = 255  # bytes in one file name, on every common file system
+
+
+def _check_names(pages: Sequence[Page]) -> None:
+    """Refuse, before writing anything, a page no file system can name (a store from
+    before repository names were checked may hold a 300-character one)."""
+    for page in pages:
+        long = [part for part in _safe_relative(page.path).parts if len(part.encode()) > NAME_MAX]
+        if long:
+            raise ConfigError(
+                f"cannot publish {page.path[:60]}…: its file name is {len(long[0].encode())}"
+                f" bytes long, more than {NAME_MAX}",
+                "delete that report (prdigest reports list, prdigest reports delete ID)",
+            )
+
+
 def _check_not_theirs(out: Path, pages: Sequence[Page], previous: dict[str, str]) -> None:
     """Refuse, before writing anything, to overwrite a file the last build did not write."""
     theirs = [
@@ -90,6 +106,7 @@ def write_pages(out: Path, pages: Sequence[Page], *, force: bool = False) -> Bui
         ) from None
     result = BuildResult(out)
     previous = _read_manifest(out)
+    _check_names(pages)
     if not force:
         _check_not_theirs(out, pages, previous)
     manifest: dict[str, str] = {}
