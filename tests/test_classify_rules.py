@@ -302,7 +302,8 @@ kind = "bugfixes_and_more"
 
 def test_unknown_profile_by_name() -> None:
     with pytest.raises(
-        ConfigError, match=r"unknown profile 'nope'; known profiles: .*executorch.*generic"
+        ConfigError,
+        match=r"unknown profile 'nope' \(--profile\) — use one of .*executorch.*generic",
     ):
         profile_for("pytorch/executorch", Config(), "nope")
 

@@ -58,10 +58,12 @@ def _environment(**extra: str) -> dict[str, str]:
     return {**env, "TERM": "xterm-256color", **extra}
 
 
-def _on_a_terminal(argv: list[str], env: dict[str, str]) -> tuple[int, str, str]:
-    """Run with stderr on a 120-column pseudo-terminal: (exit code, stderr, stdout)."""
+def _on_a_terminal(
+    argv: list[str], env: dict[str, str], columns: int = 120
+) -> tuple[int, str, str]:
+    """Run with stderr on a pseudo-terminal of `columns`: (exit code, stderr, stdout)."""
     master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 120, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, columns, 0, 0))
     process = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, env=env
     )
@@ -145,6 +147,32 @@ def test_a_rate_limit_wait_counts_down_on_a_terminal_and_is_one_line_in_a_pipe(
     assert re.fullmatch(
         r"waiting 0:00:0\d: GitHub's core rate limit is used up; waiting until .* UTC", lines[0]
     )
+
+
+def test_at_80_columns_every_figure_stays_whole(
+    replayed: Replay, ao_jsonl: Path, tmp_path: Path
+) -> None:
+    """A narrow terminal drops whole figures (the rate, then the ETA), never cuts one:
+    `2,200 re…` said nothing."""
+    git = [sys.executable, "-m", "prdigest", "--db", str(tmp_path / "git.db"), "sync", REPO,
+           "--git", str(replayed.path)]  # fmt: skip
+    code, terminal, _ = _on_a_terminal(git, _environment(), columns=80)
+    assert code == 0, terminal
+    lines = [line for line in _plain(terminal).splitlines() if "━" in line]
+    total = len(replayed.expected)
+    assert any(re.search(rf" [\d,]+/{total:,} commits \(\d+%\)", line) for line in lines), lines
+    fake = fake_for(ao_jsonl, AO)
+    del fake.repos[AO][90:]  # three pages of 30, each with its PRs' files
+    with fake:
+        github = [sys.executable, "-m", "prdigest", "--db", str(tmp_path / "gh.db"), "sync", AO,
+                  "--api", "rest", "--github-api-url", fake.url]  # fmt: skip
+        code, terminal, _ = _on_a_terminal(github, _environment(GITHUB_TOKEN="t"), columns=80)
+    assert code == 0, terminal
+    shown = [line for line in _plain(terminal).splitlines() if "━" in line]
+    assert any(re.search(r" \d+/\d+ pages \(\d+%\)", line) for line in shown), shown
+    for line in lines + shown:
+        assert len(line.rstrip()) <= 80, line
+        assert "…" not in line, f"a figure was cut: {line!r}"
 
 
 # -- the totals each source gives ------------------------------------------------------

@@ -171,7 +171,7 @@ def test_the_notes_are_stored_as_a_report(executorch: Store) -> None:
     ]
     assert len(stored) == 1 and stored[0].writer == "deterministic"
     assert stored[0].markdown.startswith(
-        "# pytorch/executorch release notes (2025-03-01…2025-03-31)"
+        "# pytorch/executorch release notes (2025-03-01..2025-03-31)"
     )
 
 
@@ -430,11 +430,11 @@ def test_a_ref_range_is_what_the_new_ref_reaches_and_the_old_does_not(
     )
     assert result.exit_code == 0, result.stderr
     md = result.stdout
-    assert md.startswith("# acme/widget release notes (v1…v2)")
+    assert md.startswith("# acme/widget release notes (v1..v2)")
     assert {int(n) for n, _ in _LINK.findall(md)} == {5}
     rows = {r["pr_link"].rsplit("/", 1)[-1]: r["reason"] for r in read_rows(sheet)}
     assert rows == {"3": "reverted by #4, not relanded in this range", "4": "revert of #3", "5": ""}
-    assert "acme/widget release notes (v1…v2): 3 commits = 1 in the notes" in result.stderr
+    assert "acme/widget release notes (v1..v2): 3 commits = 1 in the notes" in result.stderr
 
     # A release branch: its cherry-pick is in the range, main's commits are not.
     result = run_cli(

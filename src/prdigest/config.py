@@ -74,7 +74,49 @@ LLM_KEYS: dict[str, Check] = {
     "strict": ("true or false", lambda v: isinstance(v, bool)),
 }
 TOP_LEVEL = ("llm", "repos", "site")
-REPO_NAME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+# GitHub's own rules: an owner is letters, digits and hyphens (at most 39); a repository
+# name letters, digits, '.', '-' and '_' (at most 100). Anything else never names a
+# GitHub repository, and a name becomes file names on the site.
+REPO_OWNER = re.compile(r"[A-Za-z0-9-]{1,39}")
+REPO_PART = re.compile(r"[A-Za-z0-9._-]{1,100}")
+REPO_RULE = (
+    "write it as owner/name as GitHub does: an owner of letters, digits and hyphens"
+    " (at most 39), a name of letters, digits, '.', '-' and '_' (at most 100),"
+    " e.g. pytorch/executorch"
+)
+
+
+def repo_name_problem(repo: str) -> str | None:
+    """What makes `repo` no GitHub repository name, or None when it is one."""
+    owner, slash, name = repo.partition("/")
+    if not slash or not owner or not name:
+        return "it is not owner/name"
+    if not REPO_OWNER.fullmatch(owner):
+        too_long = len(owner) > 39 and REPO_OWNER.fullmatch(owner[:39])
+        return (
+            f"the owner is {len(owner)} characters long"
+            if too_long
+            else "the owner may hold only letters, digits and hyphens"
+        )
+    if name in (".", ".."):
+        return f"the name cannot be {name!r}"
+    if not REPO_PART.fullmatch(name):
+        too_long = len(name) > 100 and REPO_PART.fullmatch(name[:100])
+        return (
+            f"the name is {len(name)} characters long"
+            if too_long
+            else "the name may hold only letters, digits, '.', '-' and '_'"
+        )
+    return None
+
+
+def check_repo_name(repo: str) -> str:
+    """`repo` itself when GitHub would accept it as owner/name; else a one-line error."""
+    problem = repo_name_problem(repo)
+    if problem is not None:
+        shown = repo if len(repo) <= 60 else f"{repo[:57]}…"
+        raise ConfigError(f"invalid repository {shown!r}: {problem}", REPO_RULE)
+    return repo
 
 
 @dataclass(frozen=True)
@@ -142,8 +184,11 @@ def config_problems(data: dict[str, Any]) -> list[str]:
     if isinstance(repos, dict):
         for repo, settings in repos.items():
             where = f'[repos."{repo}"]'
-            if not REPO_NAME.fullmatch(repo):
-                problems.append(f"{where}: {repo!r} is not a repository name written owner/name")
+            problem = repo_name_problem(repo)
+            if problem is not None:
+                problems.append(
+                    f"{where}: {repo!r} is not a repository name written owner/name ({problem})"
+                )
             if isinstance(settings, dict):
                 _check_keys(settings, REPO_KEYS, where, problems)
             else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .config import Config
@@ -170,12 +170,15 @@ def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[Pul
     """The PRs a digest classifies with this one: its ISO week and the week before (the
     generic profile derives its areas from them, spelled as the digest spells them); the
     profile is told the spelling."""
+    from .classify.weekly import digest_batch, position_in, week_of
+
     if pr.merged_at is None:
         return [pr]
-    week = last_complete_week(pr.merged_at + timedelta(days=7))
+    week = week_of(pr.merged_at)
     profile.use_spelling(title_spelling(store, pr.repo, week))
-    batch = store.merged_between(pr.repo, week.previous().start, week.end)
-    return batch if any(other.sha == pr.sha for other in batch) else [*batch, pr]
+    batch = digest_batch(week, lambda w: store.merged_between(pr.repo, w.start, w.end))
+    position_in(batch, pr)
+    return batch
 
 
 def window_history(

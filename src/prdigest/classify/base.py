@@ -95,6 +95,10 @@ class Profile:
             decisions = self._consult_model(prs, decisions)
         return [to_classification(area, kind, self.name) for area, kind in decisions]
 
+    # Whether a PR's classification depends on the PRs classified with it (and on the
+    # spelling): only for a profile that derives its areas from the batch (generic.py).
+    batch_dependent = False
+
     def engine_for(self, prs: Sequence[PullRequest]) -> RuleEngine:
         """The engine that classifies this batch (the generic profile derives one from it)."""
         return self.engine

@@ -51,6 +51,8 @@ CORE = "Core"  # a package root's top-level files that no busy module of their o
 class GenericProfile(Profile):
     """`engine_for(prs)` derives the areas; `area_names()` shows those of the last batch."""
 
+    batch_dependent = True
+
     def __init__(
         self,
         user_areas: Sequence[AreaRule],

@@ -105,6 +105,11 @@ def _resolve(
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
+            if not from_config:  # --profile: the one problem, told at once
+                raise ConfigError(
+                    f"cannot read the profile file {path} (--profile): {exc.strerror}",
+                    "give a built-in profile name or the path of a readable .toml",
+                ) from None
             problems.add(
                 f"{where} profile" if from_config else "profile",
                 f"cannot read profile file {path}: {exc}",
@@ -116,9 +121,13 @@ def _resolve(
         return builtin_spec(GENERIC)
     if chosen not in builtin_profile_names():
         known = ", ".join(builtin_profile_names())
-        place = f"{where} profile" if from_config else "profile"
+        if not from_config:  # --profile: the one problem, told at once
+            raise ConfigError(
+                f"unknown profile {chosen!r} (--profile)",
+                f"use one of {known}, or the path of a profile .toml file",
+            )
         problems.add(
-            place,
+            f"{where} profile",
             f"unknown profile {chosen!r}; known profiles: {known} (or a path to a .toml file)",
             chosen,
         )

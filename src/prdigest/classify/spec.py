@@ -65,10 +65,10 @@ class Problems:
 
     def raise_if_any(self, source: str) -> None:
         if self.messages:
-            listing = "\n  ".join(self.messages)
+            listing = "; ".join(self.messages)  # one line, as every error (CLI.md)
             count = len(self.messages)
             raise ConfigError(
-                f"{source}: {count} classification rule error{'s' if count > 1 else ''}:\n  {listing}\n",
+                f"{source}: {count} classification rule error{'s' if count > 1 else ''}: {listing}",
                 "fix these entries (see docs/classification.md for the rule format)",
             )
 

@@ -55,6 +55,10 @@ class PrdigestGroup(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx else "prdigest"
+            misplaced = _misplaced_global(exc)
+            if misplaced:
+                click.echo(f"Error: {misplaced}", err=True)
+                sys.exit(2)
             click.echo(
                 f"Error: {exc.format_message().rstrip('.')} — see '{where} --help'", err=True
             )
@@ -78,6 +82,26 @@ class PrdigestGroup(click.Group):
                 err=True,
             )
             sys.exit(130)
+
+
+GLOBAL_OPTIONS = ("--db", "--config")
+
+
+def _misplaced_global(exc: click.UsageError) -> str | None:
+    """`prdigest status --db X`: say where a global option goes, not only that the command
+    has no such option."""
+    if not isinstance(exc, click.NoSuchOption) or exc.ctx is None:
+        return None
+    option = exc.option_name.split("=", 1)[0]
+    root = exc.ctx.find_root()
+    if option not in GLOBAL_OPTIONS or exc.ctx is root:
+        return None
+    command = exc.ctx.command_path[len(root.command_path) :].strip()
+    return (
+        f"{option} is a global option and goes before the command, not after"
+        f" '{command}' — write: prdigest {option} {'PATH' if option == '--db' else 'FILE'}"
+        f" {command} …"
+    )
 
 
 @click.group(cls=PrdigestGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,7 +19,15 @@ if TYPE_CHECKING:
 # `prdigest --version` and every other command do not pay for it.
 from ..errors import ConfigError, SourceError
 from ..pipeline import classified_with
-from .common import AppContext, StderrReporter, emit, pass_app
+from .common import (
+    AppContext,
+    StderrReporter,
+    emit,
+    pass_app,
+    repo_argument,
+    stored_repo,
+    sync_again,
+)
 
 DEFAULT_PROFILE = "pytorch"
 
@@ -231,7 +239,7 @@ def index_command(code_path: Path, out: Path) -> None:
 
 
 @classify_group.command("explain")
-@click.argument("repo")
+@repo_argument()
 @click.argument("number", type=int)
 @click.option("--profile", "profile_name", help="Profile (default: the repository's).")
 @click.option(
@@ -245,11 +253,12 @@ def explain_command(
     app: AppContext, repo: str, number: int, profile_name: str | None, model_path: Path | None
 ) -> None:
     """Show a stored PR's area and kind with the evidence for each."""
+    stored_repo(app.existing_store, repo)
     prs = app.existing_store.pull_requests_by_number(repo, number)
     if not prs:
         raise SourceError(
             f"{repo}#{number} is not in the store",
-            f"sync it first: prdigest sync {repo} --jsonl FILE",
+            f"sync it first: {sync_again(app.existing_store, repo)}",
         )
     profile = _profile(app, profile_name, repo) if profile_name else profile_for(repo, app.config)
     model: TrainedModel | None = None

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..config import Config, load_config
-from ..errors import ConfigError, StoreError
+from ..config import Config, check_repo_name, load_config
+from ..errors import ConfigError, SourceError, StoreError
 from ..fileio import write_atomic
 from ..ingest import SourceSpec
 from ..store import Store, open_store
@@ -121,6 +121,46 @@ class StderrReporter:
 
             self._bars = Bars()
         return self._bars
+
+
+def repo_argument(required: bool = True) -> Callable[[F], F]:
+    """REPO as every command takes it: checked as GitHub checks names, before anything runs
+    (a name no repository can have would otherwise be stored, and break the site's files)."""
+
+    def checked(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        return None if value is None else check_repo_name(value)
+
+    return click.argument("repo", required=required, callback=checked)
+
+
+def stored_repo(store: Store, repo: str) -> None:
+    """A REPO the store lacks but holds under another case (`PyTorch/TorchTitan` for
+    `pytorch/torchtitan`) is an error that names the stored one."""
+    names = store.repositories()
+    if repo in names:
+        return
+    same = [name for name in names if name.lower() == repo.lower()]
+    if same:
+        raise SourceError(
+            f"{repo} is not in the store, but {same[0]} is",
+            f"use {same[0]} (the store keeps a repository under the name it was synced as)",
+        )
+
+
+def sync_again(store: Store, repo: str) -> str:
+    """The command that syncs `repo` again from the source it was last synced from."""
+    from ..store.status import sync_sources
+
+    for source in sync_sources(store, repo):
+        kind, _, rest = source.partition(":")
+        if kind == "git":
+            path, _, ref = rest.rpartition(":")
+            return f"prdigest sync {repo} --git {path} --ref {ref.removeprefix('refs/heads/')}"
+        if kind == "jsonl":
+            return f"prdigest sync {repo} --jsonl {rest}"
+        if kind == "github":
+            return f"prdigest sync {repo}"
+    return f"prdigest sync {repo} --git PATH (or --jsonl FILE)"
 
 
 SYNC_SINCE_HELP = "Oldest activity to fetch (YYYY-MM-DD, UTC)."

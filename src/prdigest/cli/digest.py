@@ -19,8 +19,10 @@ from .common import (
     StderrReporter,
     emit,
     pass_app,
+    repo_argument,
     source_options,
     source_spec,
+    stored_repo,
 )
 
 SINCE_HELP = (
@@ -30,7 +32,7 @@ SINCE_HELP = (
 
 
 @click.command("digest")
-@click.argument("repo", required=False)
+@repo_argument(required=False)
 @source_options(since_help=SINCE_HELP)
 @click.option(
     "--week",
@@ -48,8 +50,17 @@ SINCE_HELP = (
     type=click.Choice(["auto", "deterministic", "llm"]),
     default="auto",
     show_default=True,
+    help="Who writes the prose: the LLM when one is configured and reachable (auto),"
+    " the deterministic writer, or the LLM (llm; falls back unless --strict).",
 )
-@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "json"]),
+    default="md",
+    show_default=True,
+    help="The digest in Markdown (md), or the analysis context it was written from (json).",
+)
 @click.option(
     "--profile", "profile_name", help="Classification profile (default: chosen per repository)."
 )
@@ -142,6 +153,7 @@ def digest_command(
     config = app.config  # a broken prdigest.toml is told before anything else
     # Only a command that syncs creates a database (CLI.md); reading one needs it there.
     store = app.store if spec.given else app.existing_store
+    stored_repo(store, repo)
     if spec.given:
         result = pipeline.sync(store, repo, spec, reporter)
         reporter.info(result.summary())

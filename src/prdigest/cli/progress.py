@@ -34,6 +34,11 @@ class Pace:
 
 def figures(done: int, total: int | None, what: str, pace: Pace, now: float) -> str:
     """`1,500/2,001 commits (74%), ETA 0:00:01, 5,120 commits/s`, as much as is known."""
+    return ", ".join(figure_parts(done, total, what, pace, now))
+
+
+def figure_parts(done: int, total: int | None, what: str, pace: Pace, now: float) -> list[str]:
+    """The figures, most telling first: the count, the ETA, the rate."""
     if what == "bytes":
         count = f"{size(done)}/{size(total)}" if total else size(done)
     else:
@@ -45,7 +50,18 @@ def figures(done: int, total: int | None, what: str, pace: Pace, now: float) -> 
     rate = pace.rate(done, now)
     if rate is not None:
         parts.append(rate_text(rate, what))
-    return ", ".join(parts)
+    return parts
+
+
+def fitted(first: str, rest: list[tuple[str, str]], room: int) -> str:
+    """`first`, then each (separator, figure) of `rest` in turn while the whole line fits
+    in `room` columns: a figure is shown whole or not at all, never cut (`2,200 re…`)."""
+    text = first
+    for separator, part in rest:
+        if len(text) + len(separator) + len(part) > room:
+            break
+        text += separator + part
+    return text
 
 
 def rate_text(per_second: float, what: str) -> str:

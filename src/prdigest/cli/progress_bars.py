@@ -12,35 +12,46 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TaskID
 from rich.text import Text
 
-from .progress import Pace, duration, figures
+from .progress import Pace, duration, figure_parts, fitted
+
+BAR_WIDTH = 24  # on a terminal of 100 columns or more; narrower on a narrower one
+MIN_BAR_WIDTH = 10
 
 
 class _Figures(ProgressColumn):
-    """What follows the bar: the count, percentage, rate and ETA (worded as the plain
-    lines word them) and the task's note; or a countdown's time left and its reason."""
+    """What follows the bar: the count, percentage, ETA and rate (worded as the plain
+    lines word them) and the task's note; or a countdown's time left and its reason.
+    What does not fit the terminal is left out a whole figure at a time, the least
+    telling first; only a countdown's reason, words, may end in an ellipsis."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(self, clock: Callable[[], float], room: Callable[[], int]) -> None:
         super().__init__()
         self.clock = clock
+        self.room = room
 
     def render(self, task: Task) -> Text:
         now, fields = self.clock(), task.fields
         if "until" in fields:  # a countdown
             text = f"waiting, {duration(max(0.0, fields['until'] - now))} left: {fields['why']}"
-        else:
-            total = int(task.total) if task.total is not None else None
-            text = figures(int(task.completed), total, fields["what"], fields["pace"], now)
-            text += f"; {fields['detail']}" if fields["detail"] else ""
-        return Text(text, no_wrap=True, overflow="ellipsis")
+            return Text(text, no_wrap=True, overflow="ellipsis")
+        total = int(task.total) if task.total is not None else None
+        first, *rest = figure_parts(int(task.completed), total, fields["what"], fields["pace"], now)
+        notes = fields["detail"].split(", ") if fields["detail"] else []
+        parts = [(", ", part) for part in rest]
+        parts += [("; " if i == 0 else ", ", note) for i, note in enumerate(notes)]
+        return Text(fitted(first, parts, self.room()), no_wrap=True, overflow="ignore")
 
 
 class Bars:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
+        console = Console(stderr=True)
+        bar = BarColumn(bar_width=max(MIN_BAR_WIDTH, min(BAR_WIDTH, console.width - 70)))
         self._progress = Progress(
-            BarColumn(bar_width=24),
-            _Figures(clock),
-            console=Console(stderr=True),
+            bar,
+            # The columns right of the bar, less the space between the two columns.
+            _Figures(clock, lambda: console.width - (bar.bar_width or BAR_WIDTH) - 1),
+            console=console,
             transient=True,  # the closing summary line takes its place
             redirect_stdout=False,  # stdout is data (a digest): never into the bar's console
             redirect_stderr=False,

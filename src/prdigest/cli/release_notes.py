@@ -14,11 +14,20 @@ from ..errors import ConfigError
 from ..release import ref_range, release_notes
 from ..release.refs import RefRange
 from ..timeutil import Window, window_between
-from .common import AppContext, StderrReporter, emit, pass_app, source_options, source_spec
+from .common import (
+    AppContext,
+    StderrReporter,
+    emit,
+    pass_app,
+    repo_argument,
+    source_options,
+    source_spec,
+    stored_repo,
+)
 
 
 @click.command("release-notes")
-@click.argument("repo")
+@repo_argument()
 @source_options(since_help="First day of the range (YYYY-MM-DD, UTC), with --until.")
 @click.option(
     "--from-ref", metavar="REF", help="The previous release (tag, branch or commit); needs --git."
@@ -77,6 +86,7 @@ def release_notes_command(
     config = app.config  # a broken prdigest.toml is told before anything else
     # Only a command that syncs creates a database (CLI.md); reading one needs it there.
     store = app.store if spec.given else app.existing_store
+    stored_repo(store, repo)
     if spec.given:
         if refs is not None and spec.ref is None:
             spec = dataclasses.replace(

@@ -9,7 +9,7 @@ import click
 from ..errors import SourceError, UsageError
 from ..store.location import describe
 from ..store.reports import StoredReport, delete_report, find_report, list_reports, report_markdown
-from .common import AppContext, StderrReporter, emit, pass_app
+from .common import AppContext, StderrReporter, emit, pass_app, repo_argument, stored_repo
 
 
 @click.group("reports")
@@ -18,10 +18,12 @@ def reports_group() -> None:
 
 
 @reports_group.command("list")
-@click.argument("repo", required=False)
+@repo_argument(required=False)
 @pass_app
 def list_command(app: AppContext, repo: str | None) -> None:
     """One stored report a line: ID, repository, kind, window, writer; newest window first."""
+    if repo is not None:
+        stored_repo(app.existing_store, repo)
     found = list_reports(app.existing_store, repo)
     if not found:
         of = f" of {repo}" if repo else ""

@@ -24,14 +24,19 @@ def site_group() -> None:
     type=click.Path(path_type=Path),
     help="Directory of Markdown posts (default: ./posts when it exists).",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write into a non-empty --out that prdigest did not build (same-named files are overwritten).",
+)
 @pass_app
-def build_command(app: AppContext, out: Path, posts_dir: Path | None) -> None:
+def build_command(app: AppContext, out: Path, posts_dir: Path | None, force: bool) -> None:
     """Write the site: only files whose content changed are rewritten."""
     from ..site import build_site
 
     if posts_dir is None and Path("posts").is_dir():
         posts_dir = Path("posts")
-    result = build_site(app.existing_store, app.config, out, posts_dir)
+    result = build_site(app.existing_store, app.config, out, posts_dir, force=force)
     StderrReporter().done(result.summary())
 
 

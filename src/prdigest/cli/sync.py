@@ -8,11 +8,19 @@ import click
 
 from .. import pipeline
 from ..errors import UsageError
-from .common import AppContext, StderrReporter, pass_app, source_options, source_spec
+from .common import (
+    AppContext,
+    StderrReporter,
+    pass_app,
+    repo_argument,
+    source_options,
+    source_spec,
+    stored_repo,
+)
 
 
 @click.command("sync")
-@click.argument("repo", required=False)
+@repo_argument(required=False)
 @source_options
 @click.option("--all", "all_repos", is_flag=True, help="Every repository listed in prdigest.toml.")
 @click.option(
@@ -33,6 +41,7 @@ def sync_command(
             "give either REPO or --all", "e.g. prdigest sync pytorch/executorch --git PATH"
         )
     if repo:
+        stored_repo(app.store, repo)
         spec = pipeline.resolve_spec(repo, app.config, spec)
         reporter.done(pipeline.sync(app.store, repo, spec, reporter).summary())
         return

@@ -57,7 +57,12 @@ def worker_command(
 
 @click.command("status")
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="One line per repository (text), or one JSON object for scripts (json).",
 )
 @pass_app
 def status_command(app: AppContext, fmt: str) -> None:

@@ -14,7 +14,9 @@ from ..config import Config
 from ..errors import SourceError
 from ..models import Classification, PullRequest, Report
 from ..reading import abbreviated_reverts
+from ..reading.spelling import Spelling
 from ..store import Store
+from ..store.spelling import title_spelling
 from ..timeutil import Window, now
 from .plan import build_context, draft_rows, resolve_rows
 from .refs import RefRange
@@ -97,7 +99,7 @@ def release_notes(
         where = str(apply)
         rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)
     else:
-        classify = classifier or _profile_classifier(repo, config, profile_name)
+        classify = classifier or _digest_classifier(store, repo, config, profile_name)
         decided = classify(prs)
         ambiguous = store.ambiguous_shas(repo, abbreviated_reverts(prs))
         drafted = draft_rows(prs, decided, find_reverts(prs, ambiguous))
@@ -114,7 +116,9 @@ def release_notes(
             write_worksheet(worksheet, rows)
     decisions = resolve_rows(rows, by_sha, where)
     first, last, range_info = _describe(window, refs, prs)
-    title = f"{repo} release notes ({range_info['from']}…{range_info['to']})"
+    title = (
+        f"{repo} release notes ({range_info['from']}..{range_info['to']})"  # as docs name ranges
+    )
     context = build_context(
         repo, title, range_info, rows, decisions, by_sha, shas, short_links=short_links
     )
@@ -166,11 +170,22 @@ def refresh_reverts(
     return out
 
 
-def _profile_classifier(repo: str, config: Config, profile_name: str | None) -> Classifier:
+def _digest_classifier(
+    store: Store, repo: str, config: Config, profile_name: str | None
+) -> Classifier:
+    """Each PR filed as its week's digest files it (one PR, one area in every output)."""
     from ..classify import profile_for
+    from ..classify.weekly import classify_as_digests
 
     profile = profile_for(repo, config, profile_name)
-    return profile.classify_all
+
+    def landed(week: Window) -> list[PullRequest]:
+        return store.merged_between(repo, week.start, week.end)
+
+    def spelling_of(week: Window) -> Spelling:
+        return title_spelling(store, repo, week)
+
+    return lambda prs: classify_as_digests(profile, prs, landed, spelling_of)
 
 
 def _describe(

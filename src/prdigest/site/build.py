@@ -2,6 +2,8 @@
 
 A manifest (`.prdigest-site.json`) lists the files the last build wrote, so pages that
 disappear (a deleted post) are removed, and nothing else in the directory is ever deleted.
+It also says which files are prdigest's: a file at a page's path that the last build did
+not write is someone's own, and a build overwrites it only when told to (`force`).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ class BuildResult:
 
 
 def build_site(
-    store: Store, config: Config, out: Path, posts_dir: Path | None = None
+    store: Store, config: Config, out: Path, posts_dir: Path | None = None, *, force: bool = False
 ) -> BuildResult:
     """`prdigest site build`: read posts and stored reports, plan, write what changed."""
     settings = site_settings(config.section("site"))
@@ -52,13 +54,50 @@ def build_site(
     assets = load_assets(posts_dir) if posts_dir is not None else []
     reports = store.reports()
     published = {report.repo for report in published_reports(reports, settings.repos)}
+    _check_is_dir(out)
     histories = {repo: weekly_history(store, config, repo) for repo in sorted(published)}
-    return write_pages(out, plan_site(posts, reports, settings, assets, histories))
+    return write_pages(out, plan_site(posts, reports, settings, assets, histories), force=force)
 
 
-def write_pages(out: Path, pages: Sequence[Page]) -> BuildResult:
+def _check_is_dir(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} is a file", "give a directory for the site")
+
+
+NAME_MAX = 255  # bytes in one file name, on every common file system
+
+
+def _check_names(pages: Sequence[Page]) -> None:
+    """Refuse, before writing anything, a page no file system can name (a store from
+    before repository names were checked may hold a 300-character one)."""
+    for page in pages:
+        long = [part for part in _safe_relative(page.path).parts if len(part.encode()) > NAME_MAX]
+        if long:
+            raise ConfigError(
+                f"cannot publish {page.path[:60]}…: its file name is {len(long[0].encode())}"
+                f" bytes long, more than {NAME_MAX}",
+                "delete that report (prdigest reports list, prdigest reports delete ID)",
+            )
+
+
+def _check_not_theirs(out: Path, pages: Sequence[Page], previous: dict[str, str]) -> None:
+    """Refuse, before writing anything, to overwrite a file the last build did not write."""
+    theirs = [
+        page.path
+        for page in pages
+        if page.path not in previous and (out / _safe_relative(page.path)).exists()
+    ]
+    if theirs:
+        more = f" and {len(theirs) - 1} more" if len(theirs) > 1 else ""
+        raise ConfigError(
+            f"--out {out} already holds {theirs[0]}{more}, which prdigest did not write",
+            "choose an empty or new directory, or add --force to overwrite them"
+            " (files the site does not write are kept either way)",
+        )
+
+
+def write_pages(out: Path, pages: Sequence[Page], *, force: bool = False) -> BuildResult:
+    _check_is_dir(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -67,6 +106,9 @@ def write_pages(out: Path, pages: Sequence[Page]) -> BuildResult:
         ) from None
     result = BuildResult(out)
     previous = _read_manifest(out)
+    _check_names(pages)
+    if not force:
+        _check_not_theirs(out, pages, previous)
     manifest: dict[str, str] = {}
     for page in pages:
         target = out / _safe_relative(page.path)
@@ -74,8 +116,13 @@ def write_pages(out: Path, pages: Sequence[Page]) -> BuildResult:
         if _same_bytes(target, page.body):
             result.unchanged.append(page.path)
             continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, page.body)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, page.body)
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot write {target}: {exc.strerror}", "choose a writable --out directory"
+            ) from None
         result.written.append(page.path)
     for stale in sorted(set(previous) - set(manifest)):
         target = out / _safe_relative(stale)

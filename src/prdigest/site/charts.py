@@ -133,6 +133,9 @@ def chart_rows(series: list[WeekPoint]) -> list[tuple[str, tuple[str, ...]]]:
     return rows
 
 
+Unit = tuple[str, str]  # what a bar counts, for one and for several: ("revert", "reverts")
+
+
 def repo_charts(repo: str, series: list[WeekPoint]) -> list[Chart]:
     if not series:
         return []
@@ -141,35 +144,87 @@ def repo_charts(repo: str, series: list[WeekPoint]) -> list[Chart]:
             "chart-total",
             f"PRs merged per week in {repo}",
             [(p.start, p.total) for p in series],
-            "PRs merged",
+            ("PR merged", "PRs merged"),
         ),
         bar_chart(
             "chart-reverts",
             f"Reverts per week in {repo}",
             [(p.start, p.reverts) for p in series],
-            "reverts",
+            ("revert", "reverts"),
         ),
         bar_chart(
             "chart-contributors",
             f"Contributors per week in {repo}",
             [(p.start, p.contributors) for p in series],
-            "contributors",
+            ("contributor", "contributors"),
             summable=False,  # the same person in two weeks is one contributor, not two
         ),
     ]
     for i, (label, members) in enumerate(chart_rows(series), start=1):
         values = [(p.start, p.count(members)) for p in series]
         charts.append(
-            bar_chart(f"chart-area-{i}", f"{label}: PRs per week", values, f"{label} PRs")
+            bar_chart(
+                f"chart-area-{i}",
+                f"{label}: PRs per week",
+                values,
+                (f"{label} PR", f"{label} PRs"),
+            )
         )
     return charts
+
+
+def counted(value: int, unit: Unit) -> str:
+    """`1 PR merged`, `2 PRs merged`."""
+    return f"{value} {unit[0] if value == 1 else unit[1]}"
+
+
+def nice_ticks(peak: int) -> list[int]:
+    """The y axis: 0 and round steps (1, 2 or 5 times a power of ten) up to the first at
+    or above `peak`, at most four steps: 9 gives 0, 5, 10; 180 gives 0, 50, …, 200."""
+    peak = max(peak, 1)
+    step = 1
+    while True:
+        for base in (1, 2, 5):
+            if peak <= 4 * base * step:
+                size = base * step
+                top = -(-peak // size) * size
+                return list(range(0, top + 1, size))
+        step *= 10
+
+
+# Month labels on the x axis: wide enough for "Sep 2026" in the phone's larger axis font
+# (style.css), in viewBox units.
+LABEL_ROOM = 84
+_MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def month_labels(first: date, weeks: int, slot: float) -> list[tuple[float, str]]:
+    """(x, text) for the weeks where a month begins, every month or every 2, 3, 6 or 12 as
+    room allows; the year is named on the first label and on every January."""
+    per_month = slot * 52 / 12
+    stride = next((n for n in (1, 2, 3, 6) if per_month * n >= LABEL_ROOM), 12)
+    starts: list[tuple[float, date]] = []
+    for index in range(weeks):
+        monday = first + timedelta(days=7 * index)
+        if monday.day > 7 or (monday.month - 1) % stride:
+            continue  # not the first Monday of a labelled month
+        x = LEFT + slot * index
+        if x + LABEL_ROOM > WIDTH:
+            break  # no room left before the right edge
+        starts.append((x, monday))
+    if not starts or starts[0][0] - LEFT >= LABEL_ROOM:
+        starts.insert(0, (float(LEFT), first))  # the month the chart opens in
+    return [
+        (x, _MONTHS[day.month - 1] + (f" {day.year}" if i == 0 or day.month == 1 else ""))
+        for i, (x, day) in enumerate(starts)
+    ]
 
 
 def bar_chart(
     chart_id: str,
     title: str,
     values: list[tuple[date, int]],
-    unit: str,
+    unit: Unit,
     *,
     css_class: str = "bar",
     summable: bool = True,
@@ -178,7 +233,8 @@ def bar_chart(
     first, last = values[0][0], values[-1][0]
     weeks = (last - first).days // 7 + 1
     known = dict(values)
-    top = max(max(v for _, v in values), 1)
+    ticks = nice_ticks(max(v for _, v in values))
+    top = ticks[-1]
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     slot = plot_w / weeks
     bar_w = max(slot * 0.8, 1.0)
@@ -186,17 +242,16 @@ def bar_chart(
         f'<svg class="chart" id="{chart_id}" role="img" viewBox="0 0 {WIDTH} {HEIGHT}"'
         f' aria-labelledby="{chart_id}-title {chart_id}-desc" xmlns="http://www.w3.org/2000/svg">',
     ]
-    description = describe(values, weeks, unit, summable)
+    description = describe(values, weeks, unit[1], summable)
     parts.append(f'<title id="{chart_id}-title">{escape(title)}</title>')
     parts.append(f'<desc id="{chart_id}-desc">{escape(description)}</desc>')
-    for fraction in (0.0, 0.5, 1.0):
-        y = TOP + plot_h * (1 - fraction)
-        label = round(top * fraction)
+    for tick in ticks:
+        y = TOP + plot_h * (1 - tick / top)
         parts.append(
             f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
         )
         parts.append(
-            f'<text class="axis" x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{label}</text>'
+            f'<text class="axis" x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{tick}</text>'
         )
     for index in range(weeks):
         week = first + timedelta(days=7 * index)
@@ -207,13 +262,16 @@ def bar_chart(
         x = LEFT + slot * index + (slot - bar_w) / 2
         parts.append(
             f'<rect class="{css_class}" x="{x:.1f}" y="{TOP + plot_h - height:.1f}" width="{bar_w:.1f}"'
-            f' height="{height:.1f}"><title>week of {week.isoformat()}: {value} {escape(unit)}</title></rect>'
+            f' height="{height:.1f}"><title>week of {week.isoformat()}:'
+            f" {escape(counted(value, unit))}</title></rect>"
         )
-    for index, anchor in ((0, "start"), (weeks - 1, "end")):
-        week = first + timedelta(days=7 * index)
-        x = LEFT if anchor == "start" else WIDTH - RIGHT
+    baseline = TOP + plot_h
+    for x, text in month_labels(first, weeks, slot):
         parts.append(
-            f'<text class="axis" x="{x}" y="{HEIGHT - 8}" text-anchor="{anchor}">{week.isoformat()}</text>'
+            f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{baseline}" y2="{baseline + 5}"/>'
+        )
+        parts.append(
+            f'<text class="axis month" x="{x:.1f}" y="{HEIGHT - 6}" text-anchor="start">{text}</text>'
         )
     parts.append("</svg>")
     return Chart(chart_id, title, description, "".join(parts))

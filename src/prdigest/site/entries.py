@@ -47,6 +47,21 @@ class Entry:
         return span
 
     @property
+    def short_title(self) -> str:
+        """A heading that fits a phone's line or two: `executorch · week of 2026-02-09`,
+        `ao · release notes 2026-01-01..2026-03-31`; a post keeps its own title. The full
+        title (a digest's seed format) is shown below it."""
+        if not self.repo or self.window_start is None:
+            return self.title
+        name = self.repo.rsplit("/", 1)[-1]
+        span = f"{self.window_start.isoformat()}..{self.date.isoformat()}"
+        if self.kind == "release_notes":
+            return f"{name} · release notes {span}"
+        if self.window_start.weekday() == 0 and (self.date - self.window_start).days == 6:
+            return f"{name} · week of {self.window_start.isoformat()}"
+        return f"{name} · {span}"
+
+    @property
     def kind_label(self) -> str:
         return _KIND_LABEL[self.kind]
 

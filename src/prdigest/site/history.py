@@ -3,18 +3,23 @@ whichever digests happen to be stored): PRs by area, direct pushes, reverts, peo
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date, timedelta
 
 from ..analyze.people import Identity, People, Persons
 from ..classify import Profile, profile_for
+from ..classify.weekly import classify_as_digests, week_of
 from ..config import Config
+from ..models import PullRequest
 from ..reading import kind_of
+from ..reading.spelling import Spelling
 from ..store import Store
 from ..store.history import Landed, landed_history
 from ..store.people import mailmap_of
 from ..store.spelling import title_spelling
+from ..timeutil import Window
 from .charts import WeekPoint
 
 
@@ -52,19 +57,30 @@ def weekly_history(store: Store, config: Config, repo: str) -> list[WeekPoint]:
 
 
 def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) -> dict[str, str]:
-    """sha → area: stored where a digest classified it; the rest classified in one batch
-    (for the generic profile, whose areas come from the batch, that is all history), with
-    names spelled as the repository's titles write them (all its titles: a digest reads
-    those up to its window's end)."""
+    """sha → area: stored where a digest classified it; the rest classified as their
+    weeks' digests would (classify/weekly.py), so a chart never files a PR under an area
+    its digest does not."""
     found = {row.sha: row.area for row in landed if row.area is not None}
     missing = [row for row in landed if row.area is None]
     if not missing:
         return found
     wanted = {row.sha for row in missing}
-    start, end = missing[0].merged_at, missing[-1].merged_at + timedelta(seconds=1)
-    prs = [pr for pr in store.merged_between(repo, start, end) if pr.sha in wanted]
-    profile.use_spelling(title_spelling(store, repo))
-    for pr, decided in zip(prs, profile.classify_all(prs), strict=True):
+    # Loaded once: the missing PRs' weeks and the week before the first, which their
+    # digests classify them with.
+    start = week_of(missing[0].merged_at).previous().start
+    every = store.merged_between(repo, start, week_of(missing[-1].merged_at).end)
+    prs = [pr for pr in every if pr.sha in wanted]
+    moments = [pr.merged_at or start for pr in every]  # merged_between: all have landed
+
+    def landed_in(week: Window) -> list[PullRequest]:
+        return every[bisect_left(moments, week.start) : bisect_left(moments, week.end)]
+
+    def spelling_of(week: Window) -> Spelling:
+        return title_spelling(store, repo, week)
+
+    for pr, decided in zip(
+        prs, classify_as_digests(profile, prs, landed_in, spelling_of), strict=True
+    ):
         found[pr.sha or ""] = decided.area
     return found
 

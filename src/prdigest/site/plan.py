@@ -118,15 +118,15 @@ def plan_site(
         renderer.page("topics.html", "topics.html.j2", section="topics", topics=topics),
         renderer.page("repos.html", "repos.html.j2", section="repos", repos=repos),
     ]
-    for i, entry in enumerate(entries):
+    for entry, newer, older in _neighbours(entries):
         pages.append(
             renderer.page(
                 entry.path,
                 "entry.html.j2",
                 section="entry",
                 entry=entry,
-                newer=entries[i - 1] if i > 0 else None,
-                older=entries[i + 1] if i + 1 < len(entries) else None,
+                newer=newer,
+                older=older,
                 repo_path=repo_paths.get(entry.repo, "repos.html"),
             )
         )
@@ -152,6 +152,23 @@ def plan_site(
     pages += static_pages()
     pages += [Page(f"posts/{path}", body) for path, body in assets]
     return sorted(pages, key=lambda p: p.path)
+
+
+def _neighbours(entries: list[Entry]) -> list[tuple[Entry, Entry | None, Entry | None]]:
+    """Each entry with the next newer and older one of its own series: a digest's are the
+    same repository's digests, release notes' its release notes, a post's the posts."""
+    series: dict[tuple[str, str], list[Entry]] = {}
+    place: list[int] = []
+    for entry in entries:  # newest first
+        same = series.setdefault((entry.repo, entry.kind), [])
+        place.append(len(same))
+        same.append(entry)
+    out = []
+    for entry, i in zip(entries, place, strict=True):
+        same = series[(entry.repo, entry.kind)]
+        newer = same[i - 1] if i > 0 else None
+        out.append((entry, newer, same[i + 1] if i + 1 < len(same) else None))
+    return out
 
 
 def static_pages() -> list[Page]:

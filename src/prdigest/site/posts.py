@@ -14,6 +14,17 @@ import yaml
 from ..errors import SourceError
 
 _FENCE = "---"
+
+
+class _FrontMatterLoader(yaml.SafeLoader):
+    """Safe YAML that leaves dates as text: an impossible one (`date: 2026-02-30`) is then
+    this module's one-line error naming the line, not PyYAML's ValueError."""
+
+
+_FrontMatterLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 _ALLOWED_KEYS = {"title", "date", "author", "topics", "summary", "disclosure", "draft"}
 
 
@@ -53,7 +64,7 @@ def parse_post(text: str, source: str, slug: str) -> Post | None:
             f"{source}:1: the front matter is not closed", "end it with a line holding only '---'"
         ) from None
     try:
-        meta = yaml.safe_load("\n".join(lines[1:end])) or {}
+        meta = yaml.load("\n".join(lines[1:end]), Loader=_FrontMatterLoader) or {}  # noqa: S506
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
@@ -77,7 +88,7 @@ def parse_post(text: str, source: str, slug: str) -> Post | None:
     return Post(
         slug=slug,
         title=_text(meta, "title", source, required=True),
-        date=_date(meta.get("date"), source),
+        date=_date(meta.get("date"), f"{source}:{_line_of('date', lines[:end])}"),
         body="\n".join(lines[end + 1 :]).strip("\n") + "\n",
         author=_text(meta, "author", source),
         topics=_topics(meta.get("topics"), source),
@@ -144,19 +155,25 @@ def _text(meta: dict[str, Any], key: str, source: str, required: bool = False) -
     return value
 
 
-def _date(value: Any, source: str) -> date:
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
+def _line_of(key: str, front_matter: list[str]) -> int:
+    """The file line (1-based) where the front matter sets `key`; the opening fence's if none."""
+    for number, line in enumerate(front_matter, start=1):
+        if line.startswith(f"{key}:"):
+            return number
+    return 1
+
+
+def _date(value: Any, where: str) -> date:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
     if isinstance(value, str):
-        try:
-            return date.fromisoformat(value.strip())
-        except ValueError:
-            pass
-    raise SourceError(
-        f"{source}: front matter date {value!r} is missing or invalid", "write 'date: YYYY-MM-DD'"
-    )
+        for parse in (date.fromisoformat, lambda text: datetime.fromisoformat(text).date()):
+            try:
+                return parse(value.strip())
+            except ValueError:
+                pass
+    shown = "missing" if value is None else f"{value!r} is not a real date"
+    raise SourceError(f"{where}: front matter date {shown}", "write 'date: YYYY-MM-DD'")
 
 
 def _topics(value: Any, source: str) -> tuple[str, ...]:

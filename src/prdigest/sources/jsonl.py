@@ -54,10 +54,11 @@ class JsonlFile:
                     if number <= start_line or not line.strip():
                         continue
                     try:
-                        record = json.loads(line)
+                        record = json.loads(line.rstrip("\r\n"))  # a cut line: unterminated
                     except json.JSONDecodeError as exc:
                         raise SourceError(
-                            f"{path}:{number}: not valid JSON ({exc.msg} at column {exc.colno})",
+                            f"{path}:{number}: not valid JSON at column {exc.colno}"
+                            f" ({_plain(exc.msg)})",
                             "fix or remove that line, then sync again",
                         ) from None
                     yield number, record
@@ -65,6 +66,14 @@ class JsonlFile:
             raise SourceError(
                 f"{path}: cannot read: {exc}", "check the file is JSONL, plain or gzip"
             ) from None
+
+
+def _plain(message: str) -> str:
+    """json's message without its dangling place (`Unterminated string starting at`):
+    the column is said once, by the caller."""
+    for tail in (" starting at", " at"):
+        message = message.removesuffix(tail)
+    return message[:1].lower() + message[1:]
 
 
 def _text(raw: io.BufferedReader) -> io.TextIOWrapper:

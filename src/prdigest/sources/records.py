@@ -34,7 +34,7 @@ def parse_record(raw: dict[str, Any], repo: str, source: str, where: str) -> Pul
         if number is not None and (
             isinstance(number, bool) or not isinstance(number, int) or number <= 0
         ):
-            raise ValueError(f"number {number!r} is not a positive integer")
+            raise ValueError(_number_problem(number))
         committed = parse_datetime(str(raw["committed_at"]))
         authored = parse_datetime(str(raw["authored_at"])) if raw.get("authored_at") else None
         files = tuple(_file(f) for f in raw.get("files") or ())
@@ -65,6 +65,13 @@ def parse_record(raw: dict[str, Any], repo: str, source: str, where: str) -> Pul
         trailers=trailers,
         raw=raw,
     )
+
+
+def _number_problem(number: Any) -> str:
+    """Why `number` is no PR number; a number written as text says how to write it."""
+    if isinstance(number, str) and number.strip().isdigit():
+        return f"number {number!r} is text: it must be a JSON integer, without quotes ({number.strip()})"
+    return f"number {number!r} is not a positive JSON integer (e.g. 107457, or null for none)"
 
 
 def _file(raw: dict[str, Any]) -> FileChange:

@@ -34,3 +34,14 @@ def repository_status(store: Store) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def sync_sources(store: Store, repo: str) -> list[str]:
+    """The sources `repo` was synced from (cursor names: `git:PATH:REF`, `jsonl:PATH`,
+    `github`), the most recently used first."""
+    rows = store.conn.execute(
+        "SELECT c.source FROM sync_cursors c JOIN repositories r ON r.id = c.repo_id"
+        " WHERE r.name = ? ORDER BY c.updated_at DESC, c.source",
+        (repo,),
+    ).fetchall()
+    return [row[0] for row in rows]

@@ -222,7 +222,11 @@ class GitHubClient:
                 if attempt >= min(self.max_attempts, problem.attempts or self.max_attempts):
                     raise GitHubUnavailable(
                         f"{where} failed {attempt} times: {problem}",
-                        "GitHub may be having trouble; run again later; what was fetched is kept",
+                        # Say what is true: with no answer at all, nothing was fetched.
+                        "GitHub may be having trouble; run again later; what was fetched is kept"
+                        if self.stats.data
+                        else "nothing was fetched: check the network (and --github-api-url),"
+                        " then run the command again",
                     ) from None
                 self.stats.retries += 1
                 self._wait(min(self.backoff * 2 ** (attempt - 1), 60.0), None)
