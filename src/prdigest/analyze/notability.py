@@ -29,7 +29,7 @@ from typing import Any
 from ..models import PullRequest
 from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement, announce
 from .claims import find_claims
-from .components import Component, is_component_dir
+from .components import Component
 from .english import as_clause, sentence_case
 from .items import Item
 from .substance import Substance, read_substance
@@ -44,6 +44,7 @@ WEIGHTS = {
     "surface": 1.0,
     "internal": -2.5,
     "chore": -4.0,
+    "reach": 0.6,  # each top-level directory of library code past the first
 }
 _KIND_WEIGHT = {
     "bc_breaking": 1.0,
@@ -56,7 +57,7 @@ _KIND_WEIGHT = {
     "devs": -0.4,
     "not_user_facing": -0.6,
 }
-BIG_LINES, BIG_FILES, WIDE_REACH = 1000, 40, 4
+BIG_LINES, BIG_FILES, MAX_REACH = 1000, 40, 4
 LEAD_SIZE = 3
 EFFORT_CITED = 3  # PRs of one effort a lead cites
 NOTABLE_SIZE = 10
@@ -114,6 +115,8 @@ def pr_score(
     score += WEIGHTS["surface"] if sub.surface and facing else 0.0
     score += WEIGHTS["internal"] if not facing else 0.0
     score += WEIGHTS["chore"] if sub.chore else 0.0
+    # reach: library code in several top-level directories (a backend and the model it runs)
+    score += WEIGHTS["reach"] * (min(len(sub.roots), MAX_REACH) - 1) if len(sub.roots) > 1 else 0.0
     return score
 
 
@@ -163,10 +166,8 @@ def assess(items: Sequence[Item], components: Sequence[Component]) -> dict[int, 
             reasons.append({"kind": "internal", "text": "tests, CI, docs, benchmarks or build"})
         if sub.chore:
             reasons.append({"kind": "chore", "text": "lint, typing, formatting or pins"})
-        roots = _roots(it.pr)
-        if len(roots) >= WIDE_REACH:
-            score += 0.2 * (len(roots) - WIDE_REACH + 1)
-            reasons.append({"kind": "reach", "text": f"touches {', '.join(roots)}"})
+        if len(sub.roots) > 1:
+            reasons.append({"kind": "reach", "text": f"touches {', '.join(sub.roots)}"})
         if it.is_revert or it.reverted:
             score -= 4.0
             text = "reverts an earlier change" if it.is_revert else "reverted this week"
@@ -181,16 +182,6 @@ def assess(items: Sequence[Item], components: Sequence[Component]) -> dict[int, 
 _MOVED = re.compile(
     r"(?i)^(?:move|moves|moved|split|splits|rename|renames|refactor\w*|reorganiz\w*|migrat\w*)\b"
 )
-
-
-def _roots(pr: PullRequest) -> list[str]:
-    """The top-level directories a PR's code lives in (tests, docs and CI aside)."""
-    roots = {
-        f.path.split("/", 1)[0]
-        for f in pr.files
-        if "/" in f.path and is_component_dir(f.path.rsplit("/", 1)[0])
-    }
-    return sorted(roots)
 
 
 def ranked(items: Sequence[Item], notes: dict[int, Notability], series: set[int]) -> list[int]:

@@ -101,6 +101,7 @@ _ENABLES = re.compile(
     r"so(?: that)? (?:users?|you|people|developers|models?) (?:can|don'?t|do not|no longer|"
     r"will)\b.+|users? (?:can|could) now\b.+|(?:now (?:supports?|runs?|works?)\b.+))"
 )
+_DISTRIBUTION = re.compile(r"(?i)\b(?:wheels?|binar(?:y|ies)|packages|installers?)\b")
 _TO_ENABLE = re.compile(r"(?i)\bto (?:allow|enable|support)\b")  # `update X to allow Y`
 _MAX_WHY_WORDS = 24
 _NOT_PUBLIC = frozenset("examples example demos demo samples sample scripts tools apps".split())
@@ -116,6 +117,7 @@ class Substance:
     capability: bool  # adds something users can use
     surface: str  # the public package whose exports it changes (`torchao.quantization`), or ""
     enables: str  # the description's clause saying what it makes possible, or ""
+    roots: tuple[str, ...] = ()  # the top-level directories its library code spans
 
     @property
     def size(self) -> float:
@@ -125,12 +127,15 @@ class Substance:
 def read_substance(pr: PullRequest, kind: str) -> Substance:
     library = other = files = 0
     surface = ""
+    roots: set[str] = set()
     for change in pr.files:
         lines = min((change.additions or 0) + (change.deletions or 0), FILE_CAP)
         role = file_role(change.path)
         if role == CODE and lines < GENERATED_LINES:
             library += lines
             files += 1
+            if "/" in change.path:
+                roots.add(change.path.split("/", 1)[0])
             if not surface:
                 surface = _package(change.path)
         else:
@@ -139,10 +144,14 @@ def read_substance(pr: PullRequest, kind: str) -> Substance:
     user_facing = library > 0 and (not total or library >= USER_SHARE * total)
     if not pr.files:  # a record without files: judge by its words alone
         user_facing = kind not in ("not_user_facing", "docs", "devs")
-    chore = bool(_CHORE.search(pr.title))
-    enables = enabling_clause(pr.body) if user_facing else ""
     words = pr.title.split()
     first = verb_base(_after_prefix(words)) if words else ""
+    if first in _CAPABILITY_VERBS and _DISTRIBUTION.search(pr.title):
+        user_facing = True  # `add Linux aarch64 wheels`: CI files, and users can install it
+    chore = bool(_CHORE.search(pr.title))
+    enables = enabling_clause(pr.body) if user_facing else ""
+    if enables and _restates(enables, pr.title):
+        enables = ""  # "adds support for `aten.split`" under "Add aten.split support"
     capability = (
         user_facing
         and not chore
@@ -153,7 +162,17 @@ def read_substance(pr: PullRequest, kind: str) -> Substance:
             or bool(_TO_ENABLE.search(pr.title))
         )
     )
-    return Substance(library, files, other, user_facing, chore, capability, surface, enables)
+    return Substance(
+        library,
+        files,
+        other,
+        user_facing,
+        chore,
+        capability,
+        surface,
+        enables,
+        tuple(sorted(roots)),
+    )
 
 
 def _after_prefix(words: list[str]) -> str:
@@ -176,6 +195,17 @@ def _package(path: str) -> str:
     if any(part.startswith("_") or part.lower() in _NOT_PUBLIC for part in package.split("/")):
         return ""  # a private package, or examples and scripts no one imports
     return package.replace("/", ".")
+
+
+_WORD = re.compile(r"[A-Za-z0-9_.]+")
+_GLUE = frozenset("a an the of for to in on and with support supports adds add enables".split())
+
+
+def _restates(clause: str, title: str) -> bool:
+    """Whether the clause says little the title does not: most of its words are the title's."""
+    said = {w.lower() for w in _WORD.findall(clause)} - _GLUE
+    titled = {w.lower() for w in _WORD.findall(title)}
+    return not said or len(said - titled) <= max(1, len(said) // 3)
 
 
 def enabling_clause(body: str) -> str:

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from ..analyze.english import number_word, plural, sentence_case, verb_base
+from ..analyze.items import theme_tags
 from ..render.markdown import code, inline, plain
 from .digest_blocks import Ledger
 from .news import LEAD_SHOWN, LeadNews, lead_news
@@ -36,13 +37,17 @@ def participle(verb: str) -> str:
 
 
 def _subject(pr: dict[str, Any]) -> str:
-    """The prefix a title names its subject with (`Metal backend: enable X`, `Qualcomm
-    AI Engine Direct - Enable Y`), which the clean title moved to its tags; '' for a
-    bracketed tag (`[slimtensor]`), which tells a process or a project, not a subject."""
-    title = re.sub(r"^(?:\s*\[[^\]]*\])+\s*", "", pr["title"])
+    """What the title names its subject with, which the clean title moved to its tags: a
+    prefix (`Metal backend: enable X`, `Qualcomm AI Engine Direct - Enable Y`) or the
+    first bracketed tag that is no process tag (`[mxfp8 moe training]`, not `[ez]`)."""
+    title = pr["title"]
+    bare = re.sub(r"^(?:\s*\[[^\]]*\])+\s*", "", title)
     for tag in pr.get("tags", []):
-        if re.match(re.escape(tag) + r"\s*(?::|\s-\s)", title):
-            return tag
+        if re.match(re.escape(tag) + r"\s*(?::|\s-\s)", bare):
+            return str(tag)
+    for tag in pr.get("tags", []):
+        if f"[{tag}]" in title and theme_tags((tag,)):
+            return str(tag)
     return ""
 
 
