@@ -22,7 +22,8 @@ CODE, TEST, DOCS, CI, BENCH, BUILD, VENDORED, DATA = (
 )  # fmt: skip
 FILE_CAP = 2000  # lines a file counts for at most: beyond, it is a table or generated
 GENERATED_LINES = 10000  # one file changed by this many lines was not written by hand
-USER_SHARE = 0.2  # library code's least share of a user-facing PR's lines
+USER_SHARE = 0.05  # library code below this share of its lines is incidental (a test refactor)
+USER_LINES = 50  # … unless it is this many lines
 
 _TEST_PART = re.compile(
     r"(?i)^(?:tests?|testing|unittests?|test_?data|fixtures|__tests__|androidTest|"
@@ -141,7 +142,7 @@ def read_substance(pr: PullRequest, kind: str) -> Substance:
         else:
             other += lines
     total = library + other
-    user_facing = library > 0 and (not total or library >= USER_SHARE * total)
+    user_facing = library > 0 and (library >= USER_LINES or library >= USER_SHARE * total)
     if not pr.files:  # a record without files: judge by its words alone
         user_facing = kind not in ("not_user_facing", "docs", "devs")
     words = pr.title.split()
