@@ -153,3 +153,24 @@ def test_areas_of_equal_count_are_ordered_by_substance_not_by_name(tmp_path: Pat
     assert [s["heading"] for s in context["sections"]][:2] == [solver_area, docs_area]
     assert f"(1) {solver_area}" in _takeaways(markdown)
     assert markdown.index(f"### 1. {solver_area}") < markdown.index(f"### 2. {docs_area}")
+
+
+def test_generated_vendored_and_benchmark_lines_are_no_substance(tmp_path: Path) -> None:
+    """Size is measured on library code: a regenerated table, a vendored library and a
+    benchmark script are the week's biggest PRs by lines, and none of them leads."""
+    table = _record(401, "Regenerate the Hadamard tables", {"engine/tables/_hadamard.py": 99000})
+    vendored = _record(
+        402, "Update vendored zstd", {f"third_party/zstd/lib_{i}.c": 2000 for i in range(8)}
+    )
+    roofline = _record(403, "Add roofline script", {"benchmarks/moe/roofline.py": 1737})
+    features = [
+        _record(404, "Add a timeout option to the client", {"engine/client/session.py": 40}),
+        _record(405, "Add retries to the downloader", {"engine/io/download.py": 60}),
+        _record(406, "Fix the cache key for sharded loads", {"engine/io/cache.py": 12}),
+    ]  # fmt: skip
+    markdown, context = _digest(tmp_path, [table, vendored, roofline, *features])
+    assert sorted(context["news"]["lead"]) == [404, 405, 406]
+    assert not {401, 402, 403} & {int(n) for n in _CITED.findall(_takeaways(markdown))}
+    assert context["notable"][:3] != [401, 402, 403]
+    substance = {n: context["prs"][str(n)]["notability"]["substance"] for n in (401, 402, 403)}
+    assert all(not s["user_facing"] and s["library_lines"] == 0 for s in substance.values())

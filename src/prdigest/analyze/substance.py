@@ -127,20 +127,24 @@ class Substance:
 
 def read_substance(pr: PullRequest, kind: str) -> Substance:
     library = other = files = 0
-    surface = ""
+    surfaces: list[tuple[bool, int, str]] = []  # (removes exports, depth, package)
     roots: set[str] = set()
     for change in pr.files:
-        lines = min((change.additions or 0) + (change.deletions or 0), FILE_CAP)
+        changed = (change.additions or 0) + (change.deletions or 0)
+        lines = min(changed, FILE_CAP)
         role = file_role(change.path)
-        if role == CODE and lines < GENERATED_LINES:
+        if role == CODE and changed < GENERATED_LINES:
             library += lines
             files += 1
             if "/" in change.path:
                 roots.add(change.path.split("/", 1)[0])
-            if not surface:
-                surface = _package(change.path)
+            package = _package(change.path)
+            if package:
+                surfaces.append((bool(change.deletions), -package.count("."), package))
         else:
             other += lines
+    # the package that loses exports tells most, then the shallowest
+    surface = max(surfaces)[2] if surfaces else ""
     total = library + other
     user_facing = library > 0 and (library >= USER_LINES or library >= USER_SHARE * total)
     if not pr.files:  # a record without files: judge by its words alone
