@@ -158,6 +158,8 @@ def test_executorch_2025_w37_through_the_pipeline(tmp_path: Path, executorch_jso
     assert "Notable in the latest digest" in repo
     assert "Java generateFromPos API removed" in repo and "pull/14102" in repo
     assert "<code>backends/samsung/</code>, 74 files" in repo
+    # the lead's PR that neither breaks nor makes a component, as Key Takeaways names it
+    assert "<strong>Top:</strong> Implement SDPA with fused ops" in repo and "pull/14139" in repo
     store.close()
 
 
