@@ -60,9 +60,11 @@ def what_it_does(clean_title: str, subject: str = "") -> str:
     prefix, _, rest = clean_title.rpartition(": ")
     words = rest.split(" ", 1)
     base = verb_base(words[0])
-    if not base or len(words) < 2 or base in ("fix", "use"):
-        # `Fix X` as `X fixed` loses what was wrong: the title as it is, mid-sentence
-        return rest[:1].lower() + rest[1:] if base and words[0][1:].islower() else clean_title
+    if not base or len(words) < 2 or base in ("fix", "use") or ";" in words[1]:
+        # the title as it is, mid-sentence: `Fix X` as `X fixed` loses what was wrong, and
+        # `Refactor X; support Y` holds two actions no one participle tells
+        said = rest[:1].lower() + rest[1:] if base and words[0][1:].islower() else rest
+        return f"{prefix}: {said}" if prefix else said
     verb, obj = participle(base), words[1]
     particle = _PARTICLE.match(obj)
     if particle:  # `Speed up X` → `X sped up`
