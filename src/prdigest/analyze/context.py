@@ -73,7 +73,9 @@ def build_context(
     areas = []
     series_members: set[int] = set()
     theme_of: dict[int, str] = {}
-    for area in sorted(by_area, key=lambda a: (-area_counts[a], a)):
+    # equal counts: the area whose PRs carry more substance first, never the alphabet
+    weight = {a: sum(max(0.0, it.score) for it in members) for a, members in by_area.items()}
+    for area in sorted(by_area, key=lambda a: (-area_counts[a], -round(weight[a], 6), a)):
         members = by_area[area]
         themes = area_themes(members, idf, theme_limit(len(members)), area, spelling, told=told)
         for theme in themes:
@@ -146,12 +148,8 @@ def build_context(
             ],
         },
         "notable": ranked(prs, notes, series_members),
-        "news": news(prs, notes, components, _figured(areas)),
+        "news": news(prs, notes, components),
     }
-
-
-def _figured(areas: list[dict[str, Any]]) -> set[int]:
-    return {f["pr"] for a in areas for t in a["themes"] for f in t["figures"]}
 
 
 def _landing_order(pair: tuple[PullRequest, Classification]) -> tuple[str, str, int]:

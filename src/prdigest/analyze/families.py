@@ -44,13 +44,20 @@ def families(areas: list[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         for name, group in members.items()
     ]
-    return sorted(out, key=lambda f: (-f["count"], f["name"]))
+    # `areas` come in the digest's order (count, then substance): equal families keep it
+    return sorted(out, key=lambda f: -f["count"])
 
 
 def plan_sections(areas: list[dict[str, Any]], total: int) -> list[dict[str, Any]]:
     """The digest's sections in order, Other Areas (`kind` "other") last when anything is
     left for it. Each: heading, kind (area | family | other), family, areas (names, biggest
-    first), count, previous_count. `areas` come biggest first."""
+    first), count, previous_count. `areas` come biggest first, equal counts by the
+    substance of their PRs: sections of equal count keep that order, never the alphabet."""
+    rank = {a["name"]: i for i, a in enumerate(areas)}
+
+    def weight(unit: list[dict[str, Any]]) -> tuple[int, int]:
+        return -_count(unit), min(rank[a["name"]] for a in unit)
+
     sectioned: list[list[dict[str, Any]]] = [[a] for a in areas if a["count"] >= MIN_SECTION]
     placed = {a["name"] for unit in sectioned for a in unit}
     left: dict[str, list[dict[str, Any]]] = defaultdict(list)  # family (or area) → areas
@@ -67,11 +74,11 @@ def plan_sections(areas: list[dict[str, Any]], total: int) -> list[dict[str, Any
         if len(unit) > 1 and _count(unit) >= MIN_SECTION:
             sectioned.append(unit)
             units.remove(unit)
-    units.sort(key=lambda u: (-_count(u), _label(u)))
+    units.sort(key=weight)
     while units and _count([a for u in units for a in u]) > OTHER_SHARE * total:
         sectioned.append(units.pop(0))
     own = {a["family"] for unit in sectioned if len(unit) == 1 for a in unit if a["family"]}
-    sectioned.sort(key=lambda u: (-_count(u), _label(u)))
+    sectioned.sort(key=weight)
     plan = [_entry(unit, own) for unit in sectioned]
     rest = [a for u in units for a in u]
     if rest:
@@ -90,10 +97,6 @@ def plan_sections(areas: list[dict[str, Any]], total: int) -> list[dict[str, Any
 
 def _count(unit: list[dict[str, Any]]) -> int:
     return sum(a["count"] for a in unit)
-
-
-def _label(unit: list[dict[str, Any]]) -> str:
-    return unit[0]["family"] if len(unit) > 1 else unit[0]["name"]
 
 
 def _entry(unit: list[dict[str, Any]], own: set[str]) -> dict[str, Any]:

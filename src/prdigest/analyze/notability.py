@@ -1,15 +1,21 @@
 """Notability: why each PR of the window matters, with its reasons, and the window's news.
 
-A PR's score adds up its evidence; its reasons say which evidence, in words:
+A PR's score adds up its substance (`substance.read_substance`), and its reasons say which,
+in words:
 - `breaking`, `deprecation`, `default`: what it announces to users (`announcements`);
 - `new_component`: it created a directory first seen this window (`components`);
+- `capability`: it adds something users can use (a new-feature kind, an adding verb on
+  library code, a description saying what it enables);
 - `measured`: a result it states (the claims the analysis quotes);
-- `size` and `reach`: many lines or files, many top-level directories;
+- `surface`: it changes a package's exports;
+- `size` and `reach`: many lines of library code, many top-level directories;
+- `internal`: its lines land in tests, CI, docs, benchmarks or build scripts;
+- `chore`: lint, typing, formatting, pins;
 - `revert`: it reverts a change, or a revert of this window took it back.
-The score also weighs the kind (features and fixes over docs and chores), code symbols
-in the title and low-value wording (lint, typos, pins); themes pick their representative
-PRs by it, Key Takeaways leads with the strongest news, and the release notes rank their
-highlight candidates by the same measure (`pr_score`).
+Size is measured on library code only, so a 55-file backend outweighs a one-file fix and
+a regenerated table or a benchmark script outweighs nothing. Themes pick their
+representative PRs by the score, Key Takeaways leads with the strongest PRs, and the
+release notes rank their highlight candidates by the same measure (`pr_score`).
 """
 
 from __future__ import annotations
@@ -23,11 +29,23 @@ from typing import Any
 from ..models import PullRequest
 from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement, announce
 from .claims import find_claims
-from .components import Component, is_component_dir
+from .components import Component
 from .english import as_clause, sentence_case
 from .items import Item
+from .substance import Substance, read_substance
 
-WEIGHTS = {BREAKING: 4.0, DEPRECATION: 3.0, DEFAULT: 1.5, "new_component": 2.5, "measured": 2.5}
+WEIGHTS = {
+    BREAKING: 4.0,
+    DEPRECATION: 3.0,
+    DEFAULT: 1.5,
+    "new_component": 2.5,
+    "measured": 2.5,
+    "capability": 1.5,
+    "surface": 1.0,
+    "internal": -2.5,
+    "chore": -4.0,
+    "reach": 0.6,  # each top-level directory of library code past the first
+}
 _KIND_WEIGHT = {
     "bc_breaking": 1.0,
     "new_features": 1.0,
@@ -39,11 +57,9 @@ _KIND_WEIGHT = {
     "devs": -0.4,
     "not_user_facing": -0.6,
 }
-_LOW_VALUE = re.compile(
-    r"(?i)\b(lint|format(?:ting)?|typo|bump|pin|nit|docformatter|pyre|flake8|clang-format|comment)\b"
-)
-BIG_LINES, BIG_FILES, WIDE_REACH = 1000, 40, 4
-LEAD_SIZE = 5
+BIG_LINES, BIG_FILES, MAX_REACH = 1000, 40, 4
+LEAD_SIZE = 3
+EFFORT_CITED = 3  # PRs of one effort a lead cites
 NOTABLE_SIZE = 10
 
 
@@ -52,29 +68,61 @@ class Notability:
     score: float
     reasons: list[dict[str, str]] = field(default_factory=list)
     announcement: Announcement | None = None
+    substance: Substance | None = None
+
+    @property
+    def leads(self) -> bool:
+        """Whether the PR may lead the digest: user-facing (or announcing a break or a
+        deprecation) and no chore."""
+        sub = self.substance
+        said = self.announcement is not None and self.announcement.kind != DEFAULT
+        return sub is None or ((sub.user_facing or said) and not sub.chore)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"score": self.score, "reasons": self.reasons}
+        out: dict[str, Any] = {"score": self.score, "reasons": self.reasons}
+        if self.substance is not None:
+            sub = self.substance
+            out["substance"] = {
+                "library_lines": sub.library_lines,
+                "library_files": sub.library_files,
+                "user_facing": sub.user_facing,
+                "chore": sub.chore,
+                "capability": sub.capability,
+                "surface": sub.surface,
+                "enables": sub.enables,
+            }
+        return out
 
 
 def pr_score(
-    pr: PullRequest, kind: str, claims: Sequence[str], announcement: Announcement | None
+    pr: PullRequest,
+    kind: str,
+    claims: Sequence[str],
+    announcement: Announcement | None,
+    substance: Substance | None = None,
 ) -> float:
     """The evidence that a PR matters, without the window's facts (new components,
-    reverts): what the release notes can weigh too."""
-    lines = pr.additions + pr.deletions
-    score = math.log1p(lines) * 0.6 + math.log1p(len(pr.files)) * 0.4
+    reverts): what the release notes and the site weigh too."""
+    sub = substance or read_substance(pr, kind)
+    # a chore's size is no substance: a 30-file lint pass weighs nothing
+    score = 0.0 if sub.chore else sub.size + math.log1p(sub.other_lines) * 0.15
     score += WEIGHTS["measured"] if claims else 0.0
     score += WEIGHTS[announcement.kind] if announcement else 0.0
     score += _KIND_WEIGHT.get(kind, 0.0)
-    if _LOW_VALUE.search(pr.title):
-        score -= 1.5
+    score += WEIGHTS["capability"] if sub.capability else 0.0
+    # what a PR says it breaks or deprecates reaches users, wherever its lines land
+    facing = sub.user_facing or (announcement is not None and announcement.kind != DEFAULT)
+    score += WEIGHTS["surface"] if sub.surface and facing else 0.0
+    score += WEIGHTS["internal"] if not facing else 0.0
+    score += WEIGHTS["chore"] if sub.chore else 0.0
+    # reach: library code in several top-level directories (a backend and the model it runs)
+    score += WEIGHTS["reach"] * (min(len(sub.roots), MAX_REACH) - 1) if len(sub.roots) > 1 else 0.0
     return score
 
 
 def standalone_score(pr: PullRequest, kind: str) -> tuple[float, Announcement | None]:
     """A PR's notability outside a digest (the release notes): its announcement, stated
-    results, size and kind; no window facts."""
+    results, substance and kind; no window facts."""
     said = announce(pr, kind) if pr.number is not None else None
     return pr_score(pr, kind, find_claims(pr.title, pr.body), said), said
 
@@ -88,13 +136,17 @@ def assess(items: Sequence[Item], components: Sequence[Component]) -> dict[int, 
     for it in items:
         by_label = it.cls.kind_rule.endswith("/label")
         said = announce(it.pr, it.cls.kind, by_label) if it.number is not None else None
-        score = pr_score(it.pr, it.cls.kind, it.claims, said)
-        score += 0.6 if it.symbols else 0.0
+        sub = read_substance(it.pr, it.cls.kind)
+        score = pr_score(it.pr, it.cls.kind, it.claims, said, sub)
+        score += 0.6 if it.symbols and sub.user_facing else 0.0
         reasons: list[dict[str, str]] = []
         if said is not None:
             reasons.append({"kind": said.kind, "text": said.why})
+        if sub.capability:
+            text = f"says it {sub.enables}" if sub.enables else "adds to what users can use"
+            reasons.append({"kind": "capability", "text": text})
         made = created.get(id(it))
-        if made is not None:
+        if made is not None and not _MOVED.match(it.clean.text):
             score += WEIGHTS["new_component"] + math.log1p(made.files) * 0.3
             reasons.append(
                 {
@@ -104,57 +156,32 @@ def assess(items: Sequence[Item], components: Sequence[Component]) -> dict[int, 
             )
         if it.claims:
             reasons.append({"kind": "measured", "text": f"states “{it.claims[0]}”"})
-        if it.lines >= BIG_LINES or len(it.pr.files) >= BIG_FILES:
-            reasons.append(
-                {"kind": "size", "text": f"{it.lines:,} lines in {len(it.pr.files)} files"}
-            )
-        roots = _roots(it.pr)
-        if len(roots) >= WIDE_REACH:
-            score += 0.2 * (len(roots) - WIDE_REACH + 1)
-            reasons.append({"kind": "reach", "text": f"touches {', '.join(roots)}"})
+        facing = sub.user_facing or (said is not None and said.kind != DEFAULT)
+        if sub.surface and facing:
+            reasons.append({"kind": "surface", "text": f"changes the exports of {sub.surface}"})
+        if sub.library_lines >= BIG_LINES or sub.library_files >= BIG_FILES:
+            text = f"{sub.library_lines:,} lines of library code in {sub.library_files} files"
+            reasons.append({"kind": "size", "text": text})
+        if not facing:
+            reasons.append({"kind": "internal", "text": "tests, CI, docs, benchmarks or build"})
+        if sub.chore:
+            reasons.append({"kind": "chore", "text": "lint, typing, formatting or pins"})
+        if len(sub.roots) > 1:
+            reasons.append({"kind": "reach", "text": f"touches {', '.join(sub.roots)}"})
         if it.is_revert or it.reverted:
             score -= 4.0
             text = "reverts an earlier change" if it.is_revert else "reverted this week"
             if it.is_revert and it.revert_of is not None:
                 text = f"reverts #{it.revert_of}"
             reasons.append({"kind": "revert", "text": text})
-        out[id(it)] = Notability(round(score, 6), reasons, said)
+        out[id(it)] = Notability(round(score, 6), reasons, said, sub)
     return out
 
 
-def _roots(pr: PullRequest) -> list[str]:
-    """The top-level directories a PR's code lives in (tests, docs and CI aside)."""
-    roots = {
-        f.path.split("/", 1)[0]
-        for f in pr.files
-        if "/" in f.path and is_component_dir(f.path.rsplit("/", 1)[0])
-    }
-    return sorted(roots)
-
-
-_CHORE = re.compile(r"(?i)\b(?:copyright|license|headers?|spdx)\b")
-
-
-def _leads(maker: Item) -> bool:
-    """Whether the PR that made a new component may open the digest: not a revert, and
-    not a chore whose first touches only look like new files (`Add copyright headers`
-    on files older than the stored history)."""
-    title = maker.clean.text
-    return not (maker.reverted or _LOW_VALUE.search(title) or _CHORE.search(title))
-
-
+# a directory made by moving code is no new component to weigh: `Split X`, `Move Y`
 _MOVED = re.compile(
     r"(?i)^(?:move|moves|moved|split|splits|rename|renames|refactor\w*|reorganiz\w*|migrat\w*)\b"
 )
-
-
-def _reshuffle(component: dict[str, Any]) -> tuple[bool, int]:
-    """Components made by moving code come after those made by adding it."""
-    return bool(_MOVED.match(component["sentence"])), -component["files"]
-
-
-def _kind(note: Notability) -> str:
-    return note.announcement.kind if note.announcement else ""
 
 
 def ranked(items: Sequence[Item], notes: dict[int, Notability], series: set[int]) -> list[int]:
@@ -174,14 +201,10 @@ def ranked(items: Sequence[Item], notes: dict[int, Notability], series: set[int]
 
 
 def news(
-    items: Sequence[Item],
-    notes: dict[int, Notability],
-    components: Sequence[Component],
-    figured: set[int],
+    items: Sequence[Item], notes: dict[int, Notability], components: Sequence[Component]
 ) -> dict[str, Any]:
     """What the digest leads with: breaking changes and deprecations (every one), new
-    components, and `lead`, the PRs to open Key Takeaways with, most notable first (a
-    stated result only from `figured`, the PRs whose figure a theme quotes)."""
+    components, and `lead`, the PRs to open Key Takeaways with, most notable first."""
     prs = {it.number: it for it in items if it.number is not None}
     told: list[Item] = []
     for it in prs.values():
@@ -222,40 +245,57 @@ def news(
         }
         for c in components
     ]
-    lead = _lead(prs, notes, told, new, figured)
-    return {"breaking": breaking, "new_components": new, "lead": lead}
+    lead = _lead(prs, notes)
+    return {
+        "breaking": breaking,
+        "new_components": new,
+        "lead": list(lead),
+        # the other PRs of each lead's effort, cited beside it
+        "lead_with": {str(n): others for n, others in lead.items() if others},
+    }
 
 
-def _lead(
-    prs: dict[int, Item],
-    notes: dict[int, Notability],
-    told: list[Item],
-    new: list[dict[str, Any]],
-    figured: set[int],
-) -> list[int]:
-    """The best of each kind of news in turn (a break or deprecation, a new component, a
-    stated result), then the rest of each: most notable first, at most LEAD_SIZE."""
-    live = [it for it in prs.values() if not (it.is_revert or it.reverted)]
-
-    def by_score(group: list[Item]) -> list[int]:
-        ordered = sorted(group, key=lambda it: (-notes[id(it)].score, it.number or 0))
-        return [it.number for it in ordered if it.number is not None]
-
-    breaks = [it for it in told if it in live and _kind(notes[id(it)]) != DEFAULT]
-    queues = [
-        by_score(breaks),
-        [
-            c["lead"]
-            for c in sorted(new, key=_reshuffle)
-            if c["lead"] in prs and _leads(prs[c["lead"]])
-        ],
-        by_score([it for it in live if it.claims and it.number in figured]),
+def _lead(prs: dict[int, Item], notes: dict[int, Notability]) -> dict[int, list[int]]:
+    """The PRs Key Takeaways names, most notable first, at most LEAD_SIZE, each with the
+    other PRs of its effort (a stack, a tagged run by one author: told once, all cited).
+    By substance: a break, a new component, a new capability, a stated result and the
+    size of the library change all count in the score; never a revert, a reverted PR, a
+    chore or a PR whose lines land only in tests, CI, docs, benchmarks or build scripts."""
+    live = [
+        it
+        for it in prs.values()
+        if not (it.is_revert or it.reverted) and notes[id(it)].leads and it.number is not None
     ]
-    out: list[int] = []
-    while any(queues) and len(out) < LEAD_SIZE:
-        for queue in queues:
-            while queue and queue[0] in out:
-                queue.pop(0)
-            if queue and len(out) < LEAD_SIZE:
-                out.append(queue.pop(0))
+    live.sort(key=lambda it: (-notes[id(it)].score, it.number or 0))
+    out: dict[int, list[int]] = {}
+    effort_of: dict[tuple[str, ...], int] = {}
+    for it in live:
+        number = it.number
+        assert number is not None
+        head = next((effort_of[e] for e in _efforts(it) if e in effort_of), None)
+        if head is not None:
+            if len(out[head]) < EFFORT_CITED - 1:
+                out[head].append(number)
+            continue
+        if len(out) >= LEAD_SIZE:
+            continue
+        out[number] = []
+        for effort in _efforts(it):
+            effort_of[effort] = number
+    return out
+
+
+_GHSTACK_USER = re.compile(r"\bgh/([\w.-]+)/\d+/(?:head|base|orig)\b")
+
+
+def _efforts(it: Item) -> list[tuple[str, ...]]:
+    """The efforts a PR is part of: the stack its body lists, and its title's first
+    bracketed tag (`[slimtensor]`, not a `Backend:` prefix, which names a component many
+    efforts share) with its author (the ghstack branch's owner when a merge bot landed
+    it)."""
+    out: list[tuple[str, ...]] = [("stack", *map(str, it.stack))] if it.stack else []
+    if it.tags and f"[{it.tags[0]}]" in it.pr.title.lower():
+        user = _GHSTACK_USER.search(it.pr.body or "")
+        who = user.group(1).lower() if user else (it.pr.author_email or it.pr.author or "")
+        out.append(("tag", it.tags[0], who))
     return out

@@ -1,6 +1,8 @@
-"""A repository page's "notable in the latest digest": the breaking changes, deprecations
-and new components the newest published digest's analysis found (its stored context's
-`news`), each linked to its PR. Digests stored before the analysis had news have none."""
+"""A repository page's "notable in the latest digest": the week's most notable PRs (the
+digest's Key Takeaways lead, by the same notability), then the breaking changes,
+deprecations and new components the newest published digest's analysis found (its stored
+context's `news`), each linked to its PR. Digests stored before the analysis had news have
+none."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ _LABELS = {"breaking": "Breaking", "deprecation": "Deprecation"}
 
 @dataclass(frozen=True)
 class NewsItem:
-    label: str  # Breaking | Deprecation | New
+    label: str  # Top | Breaking | Deprecation | New
     text: str  # plain text: the template escapes it
     path: str  # a new component's directory, shown as code ('' for the others)
     number: int | None
@@ -59,6 +61,12 @@ def _items(context: dict[str, Any]) -> list[NewsItem]:
     news = context.get("news") or {}
     prs = context.get("prs") or {}
     out = []
+    announced = {row["pr"] for row in news.get("breaking", []) if row["kind"] in _LABELS}
+    made = {c["lead"] for c in news.get("new_components", [])}
+    for number in news.get("lead", []):  # told below as what they announce or make
+        pr = prs.get(str(number))
+        if pr is not None and number not in announced and number not in made:
+            out.append(NewsItem("Top", pr["clean_title"].replace("`", ""), "", number, pr["url"]))
     for row in news.get("breaking", []):
         if row["kind"] in _LABELS and str(row["pr"]) in prs:
             text = (row["subject"] or row["sentence"].rstrip(".")).replace("`", "")

@@ -140,15 +140,6 @@ def _component_name(component: dict[str, Any]) -> str:
     return code(component["path"] + "/")
 
 
-def _component_phrase(component: dict[str, Any], citation: str) -> str:
-    """`new `a/b/` (9 files, PR#1)`, `53 new directories under `a/ops/` (190 files, PR#1)`."""
-    files = plural(component["files"], "file")
-    if component["members"]:
-        many = plural(len(component["members"]), "new directory", "new directories")
-        return f"{many} under {_component_name(component)} ({files}, {citation})"
-    return f"new {_component_name(component)} ({files}, {citation})"
-
-
 @dataclass(frozen=True)
 class LeadNews:
     """What the analysis judged most notable (`news.lead`, most notable first) and what a
@@ -174,37 +165,3 @@ def lead_news(context: dict[str, Any]) -> LeadNews:
         if component["lead"] is not None:
             made.setdefault(component["lead"], component)
     return LeadNews(list(news.get("lead", [])), announced, made)
-
-
-def lead_sentence(context: dict[str, Any], ledger: Ledger) -> tuple[str, bool]:
-    """Key Takeaways' opening: the most notable PRs that a short phrase can tell (a break
-    or deprecation by what it removes or deprecates, a new component, a stated result),
-    each cited: "Most notable this week: `X` API removed (PR#1); new `a/b/` (9 files,
-    PR#2)." And whether it quotes a figure ('' and False when there is no such news)."""
-    news = lead_news(context)
-    phrases: list[str] = []
-    told = 0
-    quoted = False
-    for number in news.lead:
-        if len(phrases) >= LEAD_SHOWN or not ledger.has(number):
-            continue
-        pr = ledger.prs[str(number)]
-        row = news.told(number)
-        if row is not None:
-            phrases.append(f"{inline(row['subject'])} ({ledger.cite(number)})")
-            told += 1
-        elif number in news.made:
-            phrases.append(_component_phrase(news.made[number], ledger.cite(number)))
-        elif not quoted and pr["claims"] and ledger.figure_ok(pr["claims"][0], number):
-            name = pr["theme"] or pr["clean_title"]
-            phrases.append(f"{inline(name)}, reporting {ledger.quote(pr['claims'][0], number)}")
-            quoted = True
-    rest = len(news.announced) - told
-    word = "more " if told else ""
-    more = plural(
-        rest, f"{word}breaking change or deprecation", f"{word}breaking changes and deprecations"
-    )
-    if not phrases:
-        return (f"Most notable this week: {more}, listed below." if rest else ""), False
-    tail = f"; {more} below" if rest > 0 else ""
-    return f"Most notable this week: {'; '.join(phrases)}{tail}.", quoted

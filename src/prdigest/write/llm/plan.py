@@ -294,18 +294,27 @@ class AreaPlanner:
 
 def news_lines(context: dict[str, Any]) -> list[str]:
     """What the analysis judged most notable, one line each, as the deterministic writer
-    opens its Key Takeaways (`news.lead_news`): a breaking change or deprecation by what it
-    removes or deprecates, a new component by its path."""
+    opens its Key Takeaways: the week's top PRs (`news.lead`; a breaking change or
+    deprecation by what it removes or deprecates, a new component by its path, any other
+    by its title and what its description says it enables), then the breaking changes
+    and deprecations the lead did not name."""
     news = lead_news(context)
+    prs = context.get("prs", {})
     lines = []
-    for number in news.lead:
+    for number in news.lead[:LEAD_SHOWN]:
         row = news.told(number)
+        pr = prs.get(str(number))
         if row is not None:
             lines.append(f"{row['kind']}: {row['subject']}")
         elif number in news.made:
             lines.append(f"new component: `{news.made[number]['path']}/`")
-        if len(lines) >= LEAD_SHOWN:
-            break
+        elif pr is not None:
+            enables = (pr.get("notability", {}).get("substance") or {}).get("enables", "")
+            lines.append(f"notable: {pr['clean_title']}" + (f" ({enables})" if enables else ""))
+    for number in news.announced:
+        row = news.told(number)
+        if row is not None and number not in news.lead[:LEAD_SHOWN] and len(lines) < 2 * LEAD_SHOWN:
+            lines.append(f"{row['kind']}: {row['subject']}")
     return lines
 
 

@@ -17,7 +17,8 @@ from ...analyze.families import member_name
 from ...models import pr_url
 from ...render.markdown import plain
 from ..digest_blocks import Ledger
-from ..news import callout, component_bullets, lead_sentence
+from ..news import callout, component_bullets
+from ..takeaways import lead_sentence
 from .plan import section_plan
 from .tally import Tally
 from .verify import Theme, extract_figures, figure_in_text

@@ -1,0 +1,231 @@
+"""What a PR changes for its users, read from its files and its own words: how many lines
+land in library code (not tests, CI, docs, benchmarks, build scripts, generated or
+vendored files, lockfiles or data), whether it is user-facing at all, whether it is a
+chore (lint, typing, formatting, pins), whether it adds a capability, whether it touches
+a package's public surface, and the clause of its description that says what users can
+now do. Notability weighs these; Key Takeaways quotes the clause.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..models import PullRequest
+from .claims import normalize, prose_lines
+from .english import verb_base
+
+CODE, TEST, DOCS, CI, BENCH, BUILD, VENDORED, DATA = (
+    "code", "test", "docs", "ci", "bench", "build", "vendored", "data",
+)  # fmt: skip
+FILE_CAP = 2000  # lines a file counts for at most: beyond, it is a table or generated
+GENERATED_LINES = 10000  # one file changed by this many lines was not written by hand
+USER_SHARE = 0.05  # library code below this share of its lines is incidental (a test refactor)
+USER_LINES = 50  # … unless it is this many lines
+
+_TEST_PART = re.compile(
+    r"(?i)^(?:tests?|testing|unittests?|test_?data|fixtures|__tests__|androidTest|"
+    r"test_utils?)$|[_-]tests?$|^tests?[_-]"
+)
+_TEST_FILE = re.compile(
+    r"(?i)^(?:test_.+|.+_tests?\.\w+|conftest\.py|.+Tests?\.(?:java|kt|swift|mm?|cpp)|"
+    r".+\.(?:test|spec)\.\w+)$"
+)
+_DOCS_PART = frozenset("docs doc documentation tutorials _static".split())
+_DOCS_FILE = re.compile(r"(?i)\.(?:md|rst|ipynb|adoc)$|^(?:readme|changelog|license|notice)")
+_CI_PART = frozenset(".github .ci .circleci .jenkins ci .buildkite .gitlab .devcontainer".split())
+_BENCH_PART = re.compile(r"(?i)^(?:benchmarks?|bench|microbenchmarks?|perf_tests?)$")
+_BENCH_FILE = re.compile(r"(?i)^bench(?:mark)?_.+")
+_BUILD_PART = frozenset("scripts build_tools docker".split())
+_BUILD_FILE = re.compile(
+    r"(?i)^(?:setup\.py|setup\.cfg|pyproject\.toml|cmakelists\.txt|makefile|buck|targets|"
+    r"build(?:\.bazel)?|workspace|module\.bazel|dockerfile|\.gitignore|\.gitattributes|"
+    r"\.pre-commit-config\.yaml|requirements.*\.txt|.+\.cmake|.+\.bzl|.+\.sh|manifest\.in|"
+    r"\.clang-format|\.flake8|tox\.ini|noxfile\.py|mypy\.ini|\.lintrunner\.toml)$"
+)
+_LOCK_FILE = re.compile(
+    r"(?i)(?:\.lock|-lock\.json|\.sum|lock\.ya?ml)$|^(?:poetry|uv|cargo|yarn|pnpm)-?\.?lock"
+)
+_VENDORED_PART = frozenset(
+    "third-party third_party thirdparty vendor vendored external generated _generated".split()
+)
+_GENERATED_FILE = re.compile(
+    r"(?i)(?:_pb2\.pyi?|\.pb\.(?:go|h|cc)|\.min\.(?:js|css)|_generated\.\w+)$"
+)
+_DATA_FILE = re.compile(
+    r"(?i)\.(?:json|csv|tsv|pkl|pickle|pt|pth|pte|bin|npy|npz|onnx|png|jpe?g|gif|svg|ico|"
+    r"wav|mp3|mp4|zip|gz|tar|whl|so|a|dylib|safetensors|tflite|txt)$"
+)
+
+
+@lru_cache(maxsize=65536)
+def file_role(path: str) -> str:
+    """What a file is to the project: code, test, docs, ci, bench, build, vendored or data."""
+    parts = path.split("/")
+    name, dirs = parts[-1], parts[:-1]
+    lowered = [d.lower() for d in dirs]
+    if any(d in _VENDORED_PART for d in lowered) or _GENERATED_FILE.search(name):
+        return VENDORED
+    if any(d in _CI_PART for d in lowered):
+        return CI
+    if any(_TEST_PART.search(d) for d in dirs) or _TEST_FILE.match(name):
+        return TEST
+    if any(_BENCH_PART.match(d) for d in dirs) or _BENCH_FILE.match(name):
+        return BENCH
+    if any(d in _DOCS_PART for d in lowered) or _DOCS_FILE.search(name):
+        return DOCS
+    if _LOCK_FILE.search(name):
+        return BUILD
+    if any(d in _BUILD_PART for d in lowered) or _BUILD_FILE.match(name):
+        return BUILD
+    if _DATA_FILE.search(name):
+        return DATA
+    return CODE
+
+
+# lint, typing, formatting and pins change nothing users see, whatever their size
+_CHORE = re.compile(
+    r"(?i)\b(?:lint\w*|formatt(?:ing|er)|reformat\w*|typos?|spelling|bump\w*|pin(?:s|ned)?|"
+    r"nits?|docformatter|pyre|pyrefly|mypy|flake8|ruff|black|isort|clang-format|clang-tidy|"
+    r"type (?:hints?|annotations?|errors?|checking)|typing|copyright|license headers?|"
+    r"spdx|comments?)\b"
+)
+_CAPABILITY_VERBS = frozenset(
+    "add introduce implement enable support create expose integrate extend allow register".split()
+)
+# the description saying what users can now do, or what the change makes possible
+_ENABLES = re.compile(
+    r"(?i)\b(?:(?:this|the)\s+(?:pr|change|diff|commit|patch)\s+|this\s+)?"
+    r"(?P<clause>(?:enables|allows|lets|makes it possible|adds support)\b.+|"
+    r"so(?: that)? (?:users?|you|people|developers|models?) (?:can|don'?t|do not|no longer|"
+    r"will)\b.+|users? (?:can|could) now\b.+|(?:now (?:supports?|runs?|works?)\b.+))"
+)
+_DISTRIBUTION = re.compile(r"(?i)\b(?:wheels?|binar(?:y|ies)|packages|installers?)\b")
+_TO_ENABLE = re.compile(r"(?i)\bto (?:allow|enable|support)\b")  # `update X to allow Y`
+_MAX_WHY_WORDS = 24
+_NOT_PUBLIC = frozenset("examples example demos demo samples sample scripts tools apps".split())
+
+
+@dataclass(frozen=True)
+class Substance:
+    library_lines: int  # lines changed in library code, each file counted up to FILE_CAP
+    library_files: int
+    other_lines: int  # tests, docs, CI, benchmarks, build, data (capped alike)
+    user_facing: bool  # library code holds a real share of the change
+    chore: bool  # lint, typing, formatting, pins: never news
+    capability: bool  # adds something users can use
+    surface: str  # the public package whose exports it changes (`torchao.quantization`), or ""
+    enables: str  # the description's clause saying what it makes possible, or ""
+    roots: tuple[str, ...] = ()  # the top-level directories its library code spans
+
+    @property
+    def size(self) -> float:
+        return math.log1p(self.library_lines) * 0.7 + math.log1p(self.library_files) * 0.8
+
+
+def read_substance(pr: PullRequest, kind: str) -> Substance:
+    library = other = files = 0
+    surfaces: list[tuple[bool, int, str]] = []  # (removes exports, depth, package)
+    roots: set[str] = set()
+    for change in pr.files:
+        changed = (change.additions or 0) + (change.deletions or 0)
+        lines = min(changed, FILE_CAP)
+        role = file_role(change.path)
+        if role == CODE and changed < GENERATED_LINES:
+            library += lines
+            files += 1
+            if "/" in change.path:
+                roots.add(change.path.split("/", 1)[0])
+            package = _package(change.path)
+            if package:
+                surfaces.append((bool(change.deletions), -package.count("."), package))
+        else:
+            other += lines
+    # the package that loses exports tells most, then the shallowest
+    surface = max(surfaces)[2] if surfaces else ""
+    total = library + other
+    user_facing = library > 0 and (library >= USER_LINES or library >= USER_SHARE * total)
+    if not pr.files:  # a record without files: judge by its words alone
+        user_facing = kind not in ("not_user_facing", "docs", "devs")
+    words = pr.title.split()
+    first = verb_base(_after_prefix(words)) if words else ""
+    if first in _CAPABILITY_VERBS and _DISTRIBUTION.search(pr.title):
+        user_facing = True  # `add Linux aarch64 wheels`: CI files, and users can install it
+    chore = bool(_CHORE.search(pr.title))
+    enables = enabling_clause(pr.body) if user_facing else ""
+    if enables and _restates(enables, pr.title):
+        enables = ""  # "adds support for `aten.split`" under "Add aten.split support"
+    capability = (
+        user_facing
+        and not chore
+        and (
+            kind == "new_features"
+            or first in _CAPABILITY_VERBS
+            or bool(enables)
+            or bool(_TO_ENABLE.search(pr.title))
+        )
+    )
+    return Substance(
+        library,
+        files,
+        other,
+        user_facing,
+        chore,
+        capability,
+        surface,
+        enables,
+        tuple(sorted(roots)),
+    )
+
+
+def _after_prefix(words: list[str]) -> str:
+    """The title's first word after a `[tag]` or `area:` prefix."""
+    for word in words:
+        if word.startswith("[") or word.endswith(":") or word.endswith("]"):
+            continue
+        return word
+    return words[0]
+
+
+def _package(path: str) -> str:
+    """`torchao/quantization/__init__.py` → `torchao.quantization`: a package whose
+    exports are its public surface ('' for any other file)."""
+    if not path.endswith(("/__init__.py", "/__init__.pyi")):
+        return ""
+    package = path.rsplit("/", 1)[0]
+    if "/" not in package:
+        return ""  # a root package's `__init__` also loads, versions and configures
+    if any(part.startswith("_") or part.lower() in _NOT_PUBLIC for part in package.split("/")):
+        return ""  # a private package, or examples and scripts no one imports
+    return package.replace("/", ".")
+
+
+_WORD = re.compile(r"[A-Za-z0-9_.]+")
+_GLUE = frozenset("a an the of for to in on and with support supports adds add enables".split())
+
+
+def _restates(clause: str, title: str) -> bool:
+    """Whether the clause says little the title does not: most of its words are the title's."""
+    said = {w.lower() for w in _WORD.findall(clause)} - _GLUE
+    titled = {w.lower() for w in _WORD.findall(title)}
+    return not said or len(said - titled) <= max(1, len(said) // 3)
+
+
+def enabling_clause(body: str) -> str:
+    """The first prose sentence of `body` that says what the change makes possible, from
+    its verb to its end (`enables X for conv2d`), when it is short enough to quote whole."""
+    if not body or not _ENABLES.search(body):
+        return ""
+    text = " ".join(line.strip() for line in prose_lines(body))
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        sentence = normalize(sentence)
+        match = _ENABLES.search(sentence)
+        if match is None or "`" in sentence and sentence.count("`") % 2:
+            continue
+        clause = match.group("clause").rstrip(".!?;: ").strip()
+        words = clause.split()
+        if 3 <= len(words) <= _MAX_WHY_WORDS and clause.count("(") == clause.count(")"):
+            return clause
+    return ""
