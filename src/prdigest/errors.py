@@ -32,6 +32,10 @@ class GitError(SourceError):
     """git failed or the clone/ref is not usable."""
 
 
+class GitLogError(GitError):
+    """The streaming `git log` failed partway (e.g. a partial clone lacks a file's contents)."""
+
+
 class GitHubError(SourceError):
     """The GitHub API answered with an error."""
 
