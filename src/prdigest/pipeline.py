@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from .config import Config
-from .errors import ConfigError, SourceError
+from .errors import ConfigError, ReadOnlyStoreError, SourceError
 from .ingest import (
     BATCH,
     SourceSpec,
@@ -42,6 +42,7 @@ __all__ = [
     "classified_with",
     "configured_repos",
     "digest",
+    "keep_digest",
     "resolve_spec",
     "spec_for",
     "sync",
@@ -56,6 +57,7 @@ class DigestResult:
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # for the closing summary line
     report_id: int | None = None  # as stored
+    unstored: str = ""  # why it was not stored, when it was not
 
 
 def stored_span(store: Store, repo: str) -> tuple[datetime, datetime]:
@@ -133,7 +135,10 @@ def classified(
     if spelling is not None:
         profile.use_spelling(spelling)
     decided = profile.classify_all([*current, *previous])
-    store.save_classifications(repo, zip(current, decided[: len(current)], strict=True))
+    try:
+        store.save_classifications(repo, zip(current, decided[: len(current)], strict=True))
+    except ReadOnlyStoreError:
+        pass  # what was decided is kept to be looked up; the digest needs none of it
     pairs = list(zip(current, decided[: len(current)], strict=True))
     previous_pairs = list(zip(previous, decided[len(current) :], strict=True))
     return pairs, previous_pairs, profile
@@ -233,8 +238,10 @@ def digest(
     llm_options: dict[str, Any] | None = None,
     reporter: Reporter | None = None,
     count_mode: str = "merged",
+    keep: bool = True,
 ) -> DigestResult:
-    """Analyse a window, write its digest and store it."""
+    """Analyse a window, write its digest and store it (`keep_digest`; with keep=False the
+    caller stores it once delivered)."""
     reporter = reporter or SilentReporter()
     _, newest = stored_span(store, repo)
     window = window or last_complete_week(min(newest, now()))
@@ -256,8 +263,19 @@ def digest(
         context=context,
         created_at=now(),
     )
-    report_id = store.save_report(report)
-    return DigestResult(report, context, warnings, notes, report_id)
+    result = DigestResult(report, context, warnings, notes)
+    return keep_digest(store, result) if keep else result
+
+
+def keep_digest(store: Store, result: DigestResult) -> DigestResult:
+    """Store a written digest (what `site build` publishes), unless the window has no PR:
+    a report of nothing is not published (`unstored` then says so). Call it once the
+    digest is where it was asked to go: a digest that was not delivered is not stored."""
+    if not result.context.get("counts", {}).get("prs"):
+        result.unstored = "not stored: no PR landed in the window, so nothing to publish"
+        return result
+    result.report_id = store.save_report(result.report)
+    return result
 
 
 def _write(
