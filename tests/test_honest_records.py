@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from prdigest.cli import main
-
 from helpers import one_error_line, run_cli
+from prdigest.cli import main
 from replay import git_env
 
 REPO = "acme/widget"
@@ -82,7 +81,9 @@ def test_a_read_only_database_still_prints_the_digest(synced: Path) -> None:
     with _read_only(synced):
         result = run_cli("digest", REPO, "--week", "2025-W02", db=synced)
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith(f"# Analysis of Pull Requests for {REPO} during 20250106-20250112")
+    assert result.stdout.startswith(
+        f"# Analysis of Pull Requests for {REPO} during 20250106-20250112"
+    )
     warnings = [line for line in result.stderr.splitlines() if line.startswith("Warning:")]
     assert warnings == [
         "Warning: the digest was not stored: the database is read-only — make it writable (or"
@@ -123,7 +124,10 @@ def test_a_deleted_report_id_is_never_given_again(db_url: str, tmp_path: Path) -
     assert cli("sync", REPO, "--git", str(clone)).exit_code == 0
     for week in ("2025-W02", "2025-W04"):
         assert cli("digest", REPO, "--week", week).exit_code == 0
-    assert sorted(int(line.split()[0]) for line in cli("reports", "list").stdout.splitlines()) == [1, 2]
+    assert sorted(int(line.split()[0]) for line in cli("reports", "list").stdout.splitlines()) == [
+        1,
+        2,
+    ]
     assert cli("reports", "delete", "2", "--yes").exit_code == 0
     again = cli("digest", REPO, "--week", "2025-W04")
     assert again.exit_code == 0, again.stderr

@@ -115,3 +115,29 @@ def test_a_fresh_clone_with_a_github_origin_gets_its_last_7_days(tmp_path: Path)
     assert re.search(r"digest of acme/widget for \S+: 1 PR,", result.stderr)
     assert "quickstart's name" not in result.stderr
     assert "prdigest reports delete 1" in result.stderr
+
+
+def test_a_clone_without_a_github_origin_gets_no_links_that_lead_nowhere(
+    stale_clone: Path, tmp_path: Path
+) -> None:
+    """Issue 23, item 3: `quickstart/<folder>` is no GitHub repository; its digest cites
+    PRs as `PR#N`, with no link, and says how to name the repository to get links."""
+    result = _quickstart(str(stale_clone), db=tmp_path / "prdigest.db")
+    assert result.returncode == 0, result.stderr
+    digest = result.stdout
+    assert "github.com" not in digest
+    cited = re.findall(r"\bPR#(\d+)\b", digest)
+    assert len(cited) >= 3, digest
+    assert "[PR#" not in digest
+    assert (
+        "PRs are cited by number, without links: `quickstart/et-clone` names no GitHub"
+        " repository. To link them, sync the clone under its GitHub name:"
+        " `prdigest sync OWNER/NAME --git PATH` (or `./scripts/quickstart.sh PATH OWNER/NAME`)."
+    ) in digest
+    named = _quickstart(str(stale_clone), "pytorch/executorch", db=tmp_path / "named.db")
+    assert named.returncode == 0, named.stderr
+    links = re.findall(
+        r"\[PR#(\d+)\]\(https://github\.com/pytorch/executorch/pull/(\d+)\)", named.stdout
+    )
+    assert links and all(a == b for a, b in links)
+    assert "cited by number" not in named.stdout

@@ -22,6 +22,7 @@ from .ingest import (
 from .models import Classification, PullRequest, Report
 from .reporting import Reporter, SilentReporter
 from .store import Store
+from .store.coverage import last_sync, synced_since
 from .store.spelling import title_spelling
 from .timeutil import Window, last_complete_week, now
 
@@ -72,8 +73,19 @@ def stored_span(store: Store, repo: str) -> tuple[datetime, datetime]:
 
 def check_window(store: Store, repo: str, window: Window, count_mode: str = "merged") -> None:
     """A window that ends before the repository's first landed PR, or starts after its
-    last, is an error (CLI.md): its report would be empty, and published."""
+    last, is an error (CLI.md): its report would be empty, and published. So is one that
+    starts before the stored history does (`sync --since`): it would be wrong."""
     oldest, newest = stored_span(store, repo)
+    floor = synced_since(store, repo)
+    if floor is not None and window.start < floor:
+        # Its days before the floor were skipped, not empty: counts, trends and who is
+        # new would all be wrong.
+        raise SourceError(
+            f"{window.span} starts before the synced history of {repo}, which begins"
+            f" {floor:%Y-%m-%d} (it was synced with --since {floor:%Y-%m-%d})",
+            f"pick a window from {floor:%Y-%m-%d} on, or sync the older history first"
+            f" (prdigest sync {repo} --since {window.first_day} …)",
+        )
     if window.start > max(newest, now()) or (count_mode == "merged" and window.start > newest):
         raise SourceError(
             f"nothing of {repo} in the store for {window.span}: its newest landed PR is"
@@ -87,6 +99,22 @@ def check_window(store: Store, repo: str, window: Window, count_mode: str = "mer
             f"pick a window from {oldest:%Y-%m-%d} on, or sync older history"
             f" (prdigest sync {repo} --since DATE …)",
         )
+
+
+def default_window(store: Store, repo: str) -> Window:
+    """The last complete week of the stored history, unless the last sync did not finish:
+    its newest week would be one from an old part of the history, without a word."""
+    _, newest = stored_span(store, repo)
+    run = last_sync(store, repo)
+    if run is not None and run.unfinished:
+        raise SourceError(
+            f"the last sync of {repo} ({run.source}, started {run.started_at[:16].replace('T', ' ')}"
+            f" UTC) did not finish, so its newest stored PR ({newest:%Y-%m-%d}) may not be"
+            " its newest",
+            f"run that sync again to finish it (prdigest sync {repo} …), or name the window"
+            " (--week YYYY-Www or --since DATE)",
+        )
+    return last_complete_week(min(newest, now()))
 
 
 COUNT_MODES = ("merged", "opened", "all")
@@ -197,6 +225,7 @@ def window_history(
         first_landed=span[0] if span and span[0] < window.start else None,
         people=people_before(store, repo, prs, window.start),
         spelling=spelling,
+        known_since=synced_since(store, repo),
     )
 
 
@@ -243,8 +272,7 @@ def digest(
     """Analyse a window, write its digest and store it (`keep_digest`; with keep=False the
     caller stores it once delivered)."""
     reporter = reporter or SilentReporter()
-    _, newest = stored_span(store, repo)
-    window = window or last_complete_week(min(newest, now()))
+    window = window or default_window(store, repo)
     check_window(store, repo, window, count_mode)
     context = build_digest_context(store, repo, window, config, profile_name, count_mode)
     markdown, used_writer, warnings, notes = _write(

@@ -24,12 +24,15 @@ class History:
     `first_landed`: the oldest landed PR before the window (None: no history at all).
     `people`: who the window's authors are across addresses, and who landed before.
     `spelling`: how the repository's titles (up to the window's end) write words and names.
+    `known_since`: where the stored history begins when it was synced from a date on
+    (`sync --since`), so "first-time" means first since then; None: all of it is stored.
     """
 
     known_dirs: Callable[[str], bool] | frozenset[str] = frozenset()
     first_landed: datetime | None = None
     people: People = field(default_factory=People)
     spelling: Spelling = field(default_factory=Spelling)
+    known_since: datetime | None = None
 
     def knows_dir(self, directory: str) -> bool:
         if callable(self.known_dirs):

@@ -4,8 +4,8 @@ committed commit."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from ..reporting import Reporter

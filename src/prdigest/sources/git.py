@@ -124,9 +124,7 @@ LOG_OPTIONS = (
 
 
 @contextlib.contextmanager
-def _git_log(
-    path: Path, revisions: list[str]
-) -> Iterator[tuple[IO[bytes], Callable[[], bool]]]:
+def _git_log(path: Path, revisions: list[str]) -> Iterator[tuple[IO[bytes], Callable[[], bool]]]:
     """One `git log` process over `revisions`: its output stream, and a call that waits
     for git and says whether it succeeded. Fails if git does (GitLogError)."""
     args = ["log", "--reverse", "--numstat", "-M", *LOG_OPTIONS, *revisions, "--"]

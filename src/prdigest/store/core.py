@@ -105,4 +105,6 @@ def _write_error(exc: BaseException) -> StoreError:
         return ReadOnlyStoreError(
             f"the database is read-only ({exc})", "make it writable, or give another --db"
         )
-    return StoreError(f"database write failed: {exc}", "check the database is writable and not full")
+    return StoreError(
+        f"database write failed: {exc}", "check the database is writable and not full"
+    )

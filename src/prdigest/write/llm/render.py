@@ -249,7 +249,8 @@ def _also(context: dict[str, Any]) -> list[str]:
     ):
         value = counts.get(key)
         if isinstance(value, int) and value > 0:
-            facts.append(plural(value, one, many))
+            since = context.get("first_time_since") if key == "first_time_authors" else None
+            facts.append(plural(value, one, many) + (f" since {since}" if since else ""))
     if not facts:
         return []
     return ["### Also This Window", "*   " + "; ".join(facts) + ".", ""]
