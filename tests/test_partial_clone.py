@@ -33,8 +33,9 @@ def blobless(tmp_path: Path, executorch_jsonl: Path) -> tuple[Path, Path]:
     return clone, origin.with_name(origin.name + "-moved-away")
 
 
-def _partial_clone(origin: Path, clone: Path, *, filter: str) -> None:
-    """`clone`: a partial clone of `origin` (git clone --filter=…), then `origin` is gone."""
+def _partial_clone(origin: Path, clone: Path, *, filter: str, move: bool = True) -> None:
+    """`clone`: a partial clone of `origin` (git clone --filter=…), then `origin` is gone
+    (unless `move` is False)."""
     env = git_env()
     subprocess.run(["git", "-C", str(origin), "config", "uploadpack.allowFilter", "true"], check=True, env=env)  # fmt: skip
     subprocess.run(
@@ -42,7 +43,8 @@ def _partial_clone(origin: Path, clone: Path, *, filter: str) -> None:
         check=True,
         env=env,
     )
-    origin.rename(origin.with_name(origin.name + "-moved-away"))
+    if move:
+        origin.rename(origin.with_name(origin.name + "-moved-away"))
 
 
 def _missing(clone: Path) -> int:
@@ -147,10 +149,19 @@ def test_a_clone_missing_a_few_large_files_counts_all_the_rest(tmp_path: Path) -
             check=True, env=env,
         )  # fmt: skip
     clone = tmp_path / "clone"
-    _partial_clone(origin, clone, filter="blob:limit=1k")
+    _partial_clone(origin, clone, filter="blob:limit=1k", move=False)
+    missing = _missing(clone)
+    assert missing == 3, "weights.txt of #110, #111 and #112"
 
+    # Even with the origin there to fetch from, nothing is fetched (no network, ever).
+    reachable = run_cli("sync", "acme/widget", "--git", str(clone), db=tmp_path / "r.db")
+    assert reachable.exit_code == 0, reachable.stderr
+    assert _missing(clone) == missing, "nothing was fetched"
+
+    origin.rename(tmp_path / "moved-away")
     result = run_cli("sync", "acme/widget", "--git", str(clone), db=tmp_path / "p.db")
     assert result.exit_code == 0, result.stderr
+    assert _files(tmp_path / "p.db") == _files(tmp_path / "r.db")
     # weights.txt in #110, #111, #112 (its contents missing) and #130 (the old side is).
     assert "Warning: 4 files in 4 commits have no line counts:" in result.stderr
     with sqlite3.connect(tmp_path / "p.db") as conn:

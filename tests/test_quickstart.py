@@ -141,3 +141,32 @@ def test_a_clone_without_a_github_origin_gets_no_links_that_lead_nowhere(
     )
     assert links and all(a == b for a, b in links)
     assert "cited by number" not in named.stdout
+
+
+def test_an_llm_digest_of_a_try_out_clone_has_no_dead_links_either(
+    stale_clone: Path, tmp_path: Path
+) -> None:
+    """The LLM writer cites like the deterministic one: `PR#N`, no link, for a clone with
+    no GitHub repository; its audit still checks every bare citation."""
+    from click.testing import CliRunner
+
+    from fakes.llm_server import FakeLLMServer
+    from prdigest.cli import main
+
+    db = str(tmp_path / "llm.db")
+    repo = "quickstart/et-clone"
+    runner = CliRunner()
+    synced = runner.invoke(main, ["--db", db, "sync", repo, "--git", str(stale_clone)])
+    assert synced.exit_code == 0, synced.output
+    with FakeLLMServer() as server:
+        result = runner.invoke(
+            main,
+            ["--db", db, "digest", repo, "--since", "2025-01-10", "--until", "2025-01-16",
+             "--writer", "llm", "--llm-model", "fake", "--llm-base-url", server.url],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "written by the llm writer" in result.stderr
+    assert result.stdout.startswith("# AI Analysis of Pull Requests for quickstart/et-clone")
+    assert "github.com" not in result.stdout
+    assert "](" not in result.stdout.replace("](#", "")  # no link at all
+    assert len(re.findall(r"\bPR#\d+\b", result.stdout)) >= 3

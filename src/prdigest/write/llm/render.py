@@ -14,7 +14,7 @@ from typing import Any
 
 from ...analyze.english import plural
 from ...analyze.families import member_name
-from ...models import pr_url
+from ...models import links_to_github, pr_url
 from ...render.markdown import plain
 from ..digest_blocks import Ledger
 from ..news import callout, component_bullets, lead_sentence
@@ -214,7 +214,10 @@ def _count_phrase(area: dict[str, Any], across: str = "") -> str:
 
 
 def _bullet(repo: str, theme: Theme, texts: Mapping[int, str]) -> str:
-    links = ", ".join(f"[PR#{n}]({pr_url(repo, n)})" for n in citations_to_show(theme, texts))
+    links = ", ".join(
+        f"[PR#{n}]({pr_url(repo, n)})" if links_to_github(repo) else f"PR#{n}"
+        for n in citations_to_show(theme, texts)
+    )
     summary = theme.summary.rstrip()
     if summary.endswith("."):
         summary = summary[:-1]
