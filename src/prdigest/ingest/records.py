@@ -15,6 +15,7 @@ from ..errors import SourceError, SyncInterrupted
 from ..models import PullRequest
 from ..sources.records import parse_record
 from ..store import Store, UpsertCounts
+from ..store.coverage import begin_sync
 from ..timeutil import to_iso
 from .result import SyncResult
 
@@ -124,6 +125,7 @@ class _Batch:
         self.size = 0
         self.kept_prs = self.kept_pushes = 0  # committed by this sync
         self._committing: list[bool] = []  # the open batch: direct push or not, per record
+        self._begun = False
 
     def kept_note(self) -> str:
         """What this sync committed, said when it stops early."""
@@ -151,6 +153,9 @@ class _Batch:
 
             reapply_github(self._store, self._repo, self._numbers)  # keep GitHub's labels/state
         self._store.set_cursor(self._repo, self._source, cursor)
+        if not self._begun:  # with the first batch: a sync that stores nothing leaves no trace
+            begin_sync(self._store, self._repo, _label(self._source))
+            self._begun = True
         assert self._writer is not None and self._transaction is not None
         self._result.counts.add(self._writer.counts)
         transaction, self._transaction = self._transaction, None
@@ -183,6 +188,14 @@ class _Batch:
         """An error mid-batch rolls the open batch back (committed ones stay)."""
         transaction, self._transaction = self._transaction, None
         return transaction.__exit__(*exc) if transaction is not None else None
+
+
+def _label(source: str) -> str:
+    """A cursor's source as the user gave it: `git:PATH:REF` → `--git PATH`."""
+    kind, _, rest = source.partition(":")
+    if kind == "git":
+        return f"--git {rest.rpartition(':')[0] or rest}"
+    return f"--{kind} {rest}" if rest else kind
 
 
 def _count(n: int, one: str, many: str) -> str:

@@ -6,28 +6,21 @@ from ..errors import ConfigError
 from ..reporting import Reporter, SilentReporter
 from ..sources.spec import SourceSpec
 from ..store import Store
-from ..store.coverage import begin_sync, end_sync
+from ..store.coverage import end_sync
 from .result import SyncResult
 
 
 def sync(store: Store, repo: str, spec: SourceSpec, reporter: Reporter | None = None) -> SyncResult:
-    """Sync, recorded as begun and finished: one that never finishes (Ctrl-C, a kill, an
-    error) left part of the history, which `status` and `digest` then tell."""
+    """Sync. A git or JSONL sync is recorded as begun with its first committed batch, and
+    as finished here: one that never finishes (Ctrl-C, a kill, an error) left part of the
+    history, which `status` and `digest` then tell. One that fails before it commits
+    anything leaves the store untouched."""
     reporter = reporter or SilentReporter()
     spec.validate()
     _check_repo_name(repo)
-    begin_sync(store, repo, _source_label(spec))
     result = _sync(store, repo, spec, reporter)
     end_sync(store, repo)
     return result
-
-
-def _source_label(spec: SourceSpec) -> str:
-    if spec.jsonl is not None:
-        return f"--jsonl {spec.jsonl}"
-    if spec.git is not None:
-        return f"--git {spec.git}" + (f" --ref {spec.ref}" if spec.ref else "")
-    return "GitHub"
 
 
 def _sync(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> SyncResult:

@@ -52,6 +52,7 @@ class SyncRun:
 
 
 def begin_sync(store: StoreCore, repo: str, source: str) -> None:
+    """A sync began (told with its first committed batch, in its transaction)."""
     repo_id = store.repo_id(repo)
     with store.transaction():
         store.conn.execute(
@@ -63,17 +64,42 @@ def begin_sync(store: StoreCore, repo: str, source: str) -> None:
 
 
 def end_sync(store: StoreCore, repo: str) -> None:
-    repo_id = store.repo_id(repo)
+    """The sync that began finished (nothing to do when none was recorded as begun)."""
+    row = store.conn.execute(
+        "SELECT s.repo_id FROM sync_runs s JOIN repositories r ON r.id = s.repo_id"
+        " WHERE r.name = ? AND s.finished_at IS NULL",
+        (repo,),
+    ).fetchone()
+    if row is None:
+        return
     with store.transaction():
         store.conn.execute(
-            "UPDATE sync_runs SET finished_at = ? WHERE repo_id = ?", (to_iso(now()), repo_id)
+            "UPDATE sync_runs SET finished_at = ? WHERE repo_id = ?", (to_iso(now()), row[0])
         )
 
 
 def last_sync(store: StoreCore, repo: str) -> SyncRun | None:
+    """The last git or JSONL sync; else a GitHub sync's pass left pending (interrupted)."""
     row = store.conn.execute(
         "SELECT s.source, s.started_at, s.finished_at FROM sync_runs s"
         " JOIN repositories r ON r.id = s.repo_id WHERE r.name = ?",
         (repo,),
     ).fetchone()
+    if row is not None and row[2] is None:
+        return SyncRun(str(row[0]), str(row[1]), None)
+    github = store.conn.execute(
+        "SELECT c.value, c.updated_at FROM sync_cursors c JOIN repositories r"
+        " ON r.id = c.repo_id WHERE r.name = ? AND c.source = 'github'",
+        (repo,),
+    ).fetchone()
+    if github is not None and _pending(str(github[0])):
+        return SyncRun("GitHub", str(github[1]), None)
     return SyncRun(str(row[0]), str(row[1]), row[2]) if row else None
+
+
+def _pending(state: str) -> bool:
+    try:
+        value = json.loads(state)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(value, dict) and bool(value.get("pending"))
