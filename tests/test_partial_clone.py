@@ -174,3 +174,48 @@ def test_a_clone_missing_a_few_large_files_counts_all_the_rest(tmp_path: Path) -
     ]
     notes = [r for r in rows if r[1] == "notes.txt"]
     assert notes == [(100 + i, "notes.txt", i, i - 1) for i in range(1, 31)], "all counted"
+
+
+def test_a_shallow_blobless_clone_keeps_its_oldest_commit_without_files(tmp_path: Path) -> None:
+    """A CI checkout (`--depth N --filter=blob:none`): as in a shallow full clone, the
+    oldest commit present has no parent to diff against, so no files (not its whole tree,
+    and not a warning about the contents of that tree)."""
+    origin, env = tmp_path / "origin", git_env()
+    subprocess.run(["git", "init", "-q", "-b", "main", str(origin)], check=True, env=env)
+    subprocess.run(["git", "-C", str(origin), "config", "uploadpack.allowFilter", "true"], check=True, env=env)  # fmt: skip
+    for i in range(1, 9):
+        (origin / f"part{i}.py").write_text(f"value = {i}\n" * i, encoding="utf-8")
+        (origin / "log.txt").write_text(f"entry {i}\n", encoding="utf-8")  # old ones: missing
+        subprocess.run(["git", "-C", str(origin), "add", "-A"], check=True, env=env)
+        subprocess.run(
+            ["git", "-C", str(origin), "-c", "user.name=Ada", "-c", "user.email=ada@example.com",
+             "commit", "-q", "-m", f"Part {i} (#{i})"],
+            check=True, env=env,
+        )  # fmt: skip
+    rows = {}
+    for name, extra in (("shallow", []), ("shallow-blobless", ["--filter=blob:none"])):
+        clone = tmp_path / name
+        subprocess.run(
+            ["git", "clone", "-q", "--depth", "3", *extra, f"file://{origin}", str(clone)],
+            check=True,
+            env=env,
+        )
+        result = run_cli("sync", "acme/widget", "--git", str(clone), db=tmp_path / f"{name}.db")
+        assert result.exit_code == 0, result.stderr
+        rows[name] = _files(tmp_path / f"{name}.db")
+        if extra:  # log.txt's older entries are not in the clone
+            assert "Warning: 2 files in 2 commits have no line counts" in result.stderr
+    by_number = {
+        name: sorted((r[0], r[2], r[4], r[5]) for shas in found.values() for r in shas)
+        for name, found in rows.items()
+    }
+    assert by_number["shallow"] == [
+        (6, None, None, None),  # the oldest commit present: no files
+        (7, "log.txt", 1, 1), (7, "part7.py", 7, 0),
+        (8, "log.txt", 1, 1), (8, "part8.py", 8, 0),
+    ]  # fmt: skip
+    assert by_number["shallow-blobless"] == [
+        (6, None, None, None),
+        (7, "log.txt", None, None), (7, "part7.py", 7, 0),
+        (8, "log.txt", None, None), (8, "part8.py", 8, 0),
+    ]  # fmt: skip

@@ -73,7 +73,10 @@ def is_partial_clone(path: Path) -> bool:
     )  # fmt: skip
     for line in found.stdout.splitlines():
         key, _, value = line.partition(" ")
-        if key.endswith(".partialclone") and value or value.lower() in ("true", "yes", "on", "1"):
+        if key.endswith(".partialclone"):
+            if value:  # extensions.partialClone names the promisor remote
+                return True
+        elif value.lower() in ("true", "yes", "on", "1"):  # remote.<name>.promisor
             return True
     return False
 
@@ -102,7 +105,9 @@ def _counted(
 ) -> Iterator[dict[str, Any]]:
     """The records with counts where git has the contents, else `stats_unavailable`."""
     missing = _missing_blobs(path, records)
-    whole = [r["sha"] for r in records if not any(_lacks(f, missing) for f in r["files"])]
+    whole = [  # commits with changes (a shallow clone's cut has none left) that lack nothing
+        r["sha"] for r in records if r["files"] and not any(_lacks(f, missing) for f in r["files"])
+    ]
     counts = {r["sha"]: r["files"] for r in _numstat(path, repo, whole)} if whole else {}
     for record in records:
         if record["sha"] in counts:
