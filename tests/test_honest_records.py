@@ -183,3 +183,24 @@ def test_ctrl_c_during_a_sync_says_how_many_prs_it_kept(
         f"Error: interrupted — 200 PRs of {REPO} read before it are stored;"
         " run the command again to resume\n"
     )
+
+
+def test_a_database_from_before_migration_8_keeps_its_ids_and_reuses_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store made before report ids were AUTOINCREMENT: the migration keeps every id,
+    and from then on a deleted one is never given again."""
+    from prdigest.store import migrations
+
+    everything = migrations.available_migrations
+    clone, db = dated_clone(tmp_path / "widget", DAYS), tmp_path / "old.db"
+    with monkeypatch.context() as old:  # every migration but 0008 (this code needs the later ones)
+        old.setattr(migrations, "available_migrations", lambda: [m for m in everything() if m.number != 8])  # fmt: skip
+        assert run_cli("sync", REPO, "--git", str(clone), db=db).exit_code == 0
+        for week in ("2025-W02", "2025-W04"):
+            assert run_cli("digest", REPO, "--week", week, db=db).exit_code == 0
+    before = run_cli("reports", "list", db=db).stdout  # migrates
+    assert [line.split()[0] for line in before.splitlines()] == ["2", "1"]
+    assert run_cli("reports", "delete", "2", "--yes", db=db).exit_code == 0
+    again = run_cli("digest", REPO, "--week", "2025-W04", db=db)
+    assert again.stderr.rstrip().endswith("stored as report 3")
