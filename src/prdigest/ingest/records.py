@@ -17,7 +17,7 @@ from ..sources.records import parse_record
 from ..store import Store, UpsertCounts
 from ..store.coverage import begin_sync
 from ..timeutil import to_iso
-from .result import SyncResult
+from .result import SyncResult, kept_note
 
 if TYPE_CHECKING:
     from ..store.upsert import PullRequestWriter
@@ -129,12 +129,7 @@ class _Batch:
 
     def kept_note(self) -> str:
         """What this sync committed, said when it stops early."""
-        if not (self.kept_prs or self.kept_pushes):
-            return f"nothing of this sync of {self._repo} was stored"
-        kept = _count(self.kept_prs, "PR", "PRs")
-        if self.kept_pushes:
-            kept += f" and {_count(self.kept_pushes, 'direct push', 'direct pushes')}"
-        return f"{kept} of {self._repo} read before it {'is' if kept.startswith('1 ') else 'are'} stored"
+        return kept_note(self._repo, self.kept_prs, self.kept_pushes)
 
     def add(self, pr: PullRequest) -> None:
         self._committing.append(pr.number is None)
@@ -196,7 +191,3 @@ def _label(source: str) -> str:
     if kind == "git":
         return f"--git {rest.rpartition(':')[0] or rest}"
     return f"--{kind} {rest}" if rest else kind
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n:,} {one if n == 1 else many}"
