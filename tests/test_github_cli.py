@@ -184,3 +184,31 @@ def test_digest_counts_opened_prs_and_says_so(
     assert context["counts"]["opened"] == len(opened)
     assert context["counts"]["merged"] == sum(pr.number is not None for pr in merged)
     assert context["counts"]["prs"] == len(opened)
+
+
+def test_ctrl_c_during_a_github_sync_says_how_many_prs_it_kept(
+    ao_jsonl: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23, item 5: the Ctrl-C line counts what the committed pages stored."""
+    from prdigest.store import github_store
+
+    real, pages = github_store.upsert_github_prs, []
+
+    def interrupted(store: object, repo: str, prs: list[object]) -> object:
+        pages.append(len(prs))
+        if len(pages) == 3:
+            raise KeyboardInterrupt  # Ctrl-C while the third page is written
+        return real(store, repo, prs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(github_store, "upsert_github_prs", interrupted)
+    db = tmp_path / "store.db"
+    with fake_for(ao_jsonl, AO) as fake:
+        result = _cli(db, "sync", AO, "--since", "2026-03-01", "--api", "rest",
+                      "--github-api-url", fake.url)  # fmt: skip
+    assert result.exit_code == 130, (pages, result.output)
+    kept = pages[0] + pages[1]
+    assert _count(db) == kept > 0
+    assert result.stderr.endswith(
+        f"Error: interrupted — {kept:,} PRs of {AO} read before it are stored;"
+        " run the command again to resume\n"
+    )

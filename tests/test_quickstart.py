@@ -115,3 +115,58 @@ def test_a_fresh_clone_with_a_github_origin_gets_its_last_7_days(tmp_path: Path)
     assert re.search(r"digest of acme/widget for \S+: 1 PR,", result.stderr)
     assert "quickstart's name" not in result.stderr
     assert "prdigest reports delete 1" in result.stderr
+
+
+def test_a_clone_without_a_github_origin_gets_no_links_that_lead_nowhere(
+    stale_clone: Path, tmp_path: Path
+) -> None:
+    """Issue 23, item 3: `quickstart/<folder>` is no GitHub repository; its digest cites
+    PRs as `PR#N`, with no link, and says how to name the repository to get links."""
+    result = _quickstart(str(stale_clone), db=tmp_path / "prdigest.db")
+    assert result.returncode == 0, result.stderr
+    digest = result.stdout
+    assert "github.com" not in digest
+    cited = re.findall(r"\bPR#(\d+)\b", digest)
+    assert len(cited) >= 3, digest
+    assert "[PR#" not in digest
+    assert (
+        "PRs are cited by number, without links: `quickstart/et-clone` names no GitHub"
+        " repository. To link them, sync the clone under its GitHub name:"
+        " `prdigest sync OWNER/NAME --git PATH` (or `./scripts/quickstart.sh PATH OWNER/NAME`)."
+    ) in digest
+    named = _quickstart(str(stale_clone), "pytorch/executorch", db=tmp_path / "named.db")
+    assert named.returncode == 0, named.stderr
+    links = re.findall(
+        r"\[PR#(\d+)\]\(https://github\.com/pytorch/executorch/pull/(\d+)\)", named.stdout
+    )
+    assert links and all(a == b for a, b in links)
+    assert "cited by number" not in named.stdout
+
+
+def test_an_llm_digest_of_a_try_out_clone_has_no_dead_links_either(
+    stale_clone: Path, tmp_path: Path
+) -> None:
+    """The LLM writer cites like the deterministic one: `PR#N`, no link, for a clone with
+    no GitHub repository; its audit still checks every bare citation."""
+    from click.testing import CliRunner
+
+    from fakes.llm_server import FakeLLMServer
+    from prdigest.cli import main
+
+    db = str(tmp_path / "llm.db")
+    repo = "quickstart/et-clone"
+    runner = CliRunner()
+    synced = runner.invoke(main, ["--db", db, "sync", repo, "--git", str(stale_clone)])
+    assert synced.exit_code == 0, synced.output
+    with FakeLLMServer() as server:
+        result = runner.invoke(
+            main,
+            ["--db", db, "digest", repo, "--since", "2025-01-10", "--until", "2025-01-16",
+             "--writer", "llm", "--llm-model", "fake", "--llm-base-url", server.url],
+        )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "written by the llm writer" in result.stderr
+    assert result.stdout.startswith("# AI Analysis of Pull Requests for quickstart/et-clone")
+    assert "github.com" not in result.stdout
+    assert "](" not in result.stdout.replace("](#", "")  # no link at all
+    assert len(re.findall(r"\bPR#\d+\b", result.stdout)) >= 3

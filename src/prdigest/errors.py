@@ -32,6 +32,10 @@ class GitError(SourceError):
     """git failed or the clone/ref is not usable."""
 
 
+class GitLogError(GitError):
+    """The streaming `git log` failed partway (e.g. a partial clone lacks a file's contents)."""
+
+
 class GitHubError(SourceError):
     """The GitHub API answered with an error."""
 
@@ -44,9 +48,22 @@ class StoreError(PrdigestError):
     """The database could not be opened, migrated or written."""
 
 
+class ReadOnlyStoreError(StoreError):
+    """The database may be read but not written (file permissions, a read-only replica)."""
+
+
 class LLMError(PrdigestError):
     """The LLM server failed or answered with something unusable."""
 
 
 class TemplateError(PrdigestError):
     """A template could not be loaded or rendered."""
+
+
+class SyncInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a sync, with what the sync had committed (`kept`: "1,500 PRs of
+    o/n are stored"), for the one line the CLI prints."""
+
+    def __init__(self, kept: str) -> None:
+        self.kept = kept
+        super().__init__(kept)

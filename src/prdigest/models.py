@@ -79,6 +79,16 @@ def pr_url(repo: str, number: int) -> str:
     return f"https://github.com/{repo}/pull/{number}"
 
 
+# The quickstart's name for a clone with no GitHub origin (`quickstart/<folder>`): no
+# GitHub repository is known, so a digest cites its PRs by number, without links.
+TRY_OUT_OWNER = "quickstart/"
+
+
+def links_to_github(repo: str) -> bool:
+    """Whether `repo` names a GitHub repository that its PRs can link to."""
+    return not repo.startswith(TRY_OUT_OWNER)
+
+
 @dataclass(frozen=True, slots=True)
 class Classification:
     """Area and kind of one PR, with what decided each (a rule id or `model:<name>`)."""

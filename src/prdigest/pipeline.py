@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .config import Config
-from .errors import ConfigError, SourceError
+from .errors import ConfigError, ReadOnlyStoreError, SourceError
 from .ingest import (
     BATCH,
     SourceSpec,
@@ -23,6 +23,7 @@ from .models import Classification, PullRequest, Report
 from .reading import abbreviated_reverts
 from .reporting import Reporter, SilentReporter
 from .store import Store
+from .store.coverage import last_sync, synced_since
 from .store.spelling import title_spelling
 from .timeutil import Window, last_complete_week, now
 
@@ -43,6 +44,7 @@ __all__ = [
     "classified_with",
     "configured_repos",
     "digest",
+    "keep_digest",
     "resolve_spec",
     "spec_for",
     "sync",
@@ -57,6 +59,7 @@ class DigestResult:
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # for the closing summary line
     report_id: int | None = None  # as stored
+    unstored: str = ""  # why it was not stored, when it was not
 
 
 def stored_span(store: Store, repo: str) -> tuple[datetime, datetime]:
@@ -71,8 +74,19 @@ def stored_span(store: Store, repo: str) -> tuple[datetime, datetime]:
 
 def check_window(store: Store, repo: str, window: Window, count_mode: str = "merged") -> None:
     """A window that ends before the repository's first landed PR, or starts after its
-    last, is an error (CLI.md): its report would be empty, and published."""
+    last, is an error (CLI.md): its report would be empty, and published. So is one that
+    starts before the stored history does (`sync --since`): it would be wrong."""
     oldest, newest = stored_span(store, repo)
+    floor = synced_since(store, repo)
+    if floor is not None and window.start < floor:
+        # Its days before the floor were skipped, not empty: counts, trends and who is
+        # new would all be wrong.
+        raise SourceError(
+            f"{window.span} starts before the synced history of {repo}, which begins"
+            f" {floor:%Y-%m-%d} (it was synced with --since {floor:%Y-%m-%d})",
+            f"pick a window from {floor:%Y-%m-%d} on, or sync the older history first"
+            f" (prdigest sync {repo} --since {window.first_day} …)",
+        )
     if window.start > max(newest, now()) or (count_mode == "merged" and window.start > newest):
         raise SourceError(
             f"nothing of {repo} in the store for {window.span}: its newest landed PR is"
@@ -86,6 +100,22 @@ def check_window(store: Store, repo: str, window: Window, count_mode: str = "mer
             f"pick a window from {oldest:%Y-%m-%d} on, or sync older history"
             f" (prdigest sync {repo} --since DATE …)",
         )
+
+
+def default_window(store: Store, repo: str) -> Window:
+    """The last complete week of the stored history, unless the last sync did not finish:
+    its newest week would be one from an old part of the history, without a word."""
+    _, newest = stored_span(store, repo)
+    run = last_sync(store, repo)
+    if run is not None and run.unfinished:
+        raise SourceError(
+            f"the last sync of {repo} ({run.source}, started {run.started_at[:16].replace('T', ' ')}"
+            f" UTC) did not finish, so its newest stored PR ({newest:%Y-%m-%d}) may not be"
+            " its newest",
+            f"run that sync again to finish it (prdigest sync {repo} …), or name the window"
+            " (--week YYYY-Www or --since DATE)",
+        )
+    return last_complete_week(min(newest, now()))
 
 
 COUNT_MODES = ("merged", "opened", "all")
@@ -134,7 +164,10 @@ def classified(
     if spelling is not None:
         profile.use_spelling(spelling)
     decided = profile.classify_all([*current, *previous])
-    store.save_classifications(repo, zip(current, decided[: len(current)], strict=True))
+    try:
+        store.save_classifications(repo, zip(current, decided[: len(current)], strict=True))
+    except ReadOnlyStoreError:
+        pass  # what was decided is kept to be looked up; the digest needs none of it
     pairs = list(zip(current, decided[: len(current)], strict=True))
     previous_pairs = list(zip(previous, decided[len(current) :], strict=True))
     return pairs, previous_pairs, profile
@@ -197,6 +230,7 @@ def window_history(
         people=people_before(store, repo, prs, window.start),
         spelling=spelling,
         ambiguous_shas=store.ambiguous_shas(repo, abbreviated_reverts(prs)),
+        known_since=synced_since(store, repo),
     )
 
 
@@ -238,11 +272,12 @@ def digest(
     llm_options: dict[str, Any] | None = None,
     reporter: Reporter | None = None,
     count_mode: str = "merged",
+    keep: bool = True,
 ) -> DigestResult:
-    """Analyse a window, write its digest and store it."""
+    """Analyse a window, write its digest and store it (`keep_digest`; with keep=False the
+    caller stores it once delivered)."""
     reporter = reporter or SilentReporter()
-    _, newest = stored_span(store, repo)
-    window = window or last_complete_week(min(newest, now()))
+    window = window or default_window(store, repo)
     check_window(store, repo, window, count_mode)
     context = build_digest_context(store, repo, window, config, profile_name, count_mode)
     markdown, used_writer, warnings, notes = _write(
@@ -261,8 +296,19 @@ def digest(
         context=context,
         created_at=now(),
     )
-    report_id = store.save_report(report)
-    return DigestResult(report, context, warnings, notes, report_id)
+    result = DigestResult(report, context, warnings, notes)
+    return keep_digest(store, result) if keep else result
+
+
+def keep_digest(store: Store, result: DigestResult) -> DigestResult:
+    """Store a written digest (what `site build` publishes), unless the window has no PR:
+    a report of nothing is not published (`unstored` then says so). Call it once the
+    digest is where it was asked to go: a digest that was not delivered is not stored."""
+    if not result.context.get("counts", {}).get("prs"):
+        result.unstored = "not stored: no PR landed in the window, so nothing to publish"
+        return result
+    result.report_id = store.save_report(result.report)
+    return result
 
 
 def _write(

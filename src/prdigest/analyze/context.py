@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from ..models import Classification, PullRequest, pr_url
+from ..models import Classification, PullRequest, links_to_github, pr_url
 from ..timeutil import Window, to_iso
 from .components import history_order, new_components
 from .families import families, family_of, plan_sections
@@ -128,6 +128,8 @@ def build_context(
             area_counts, previous_counts, count_block["prs"], count_block["previous_prs"]
         ),
         "first_time_authors": first_timers,
+        # first-time since this day (the synced history's start), or ever when None
+        "first_time_since": history.known_since.date().isoformat() if history.known_since else None,
         "direct_pushes": [
             {
                 "sha": it.pr.sha or "",
@@ -232,7 +234,7 @@ def _pr_dict(repo: str, it: Item, theme: str | None, note: Notability) -> dict[s
         "title": pr.title,
         "clean_title": it.clean.text,
         "tags": list(it.clean.tags),
-        "url": pr_url(repo, number),
+        "url": pr_url(repo, number) if links_to_github(repo) else None,  # None: cite as PR#N
         "author": pr.author_name or pr.author,
         "area": it.cls.area,
         "kind": it.cls.kind,

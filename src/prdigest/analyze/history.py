@@ -26,6 +26,8 @@ class History:
     `spelling`: how the repository's titles (up to the window's end) write words and names.
     `ambiguous_shas`: abbreviated shas the window's reverts name that start two or more
     commits of the history (`reading.pair_all`): no evidence of a target.
+    `known_since`: where the stored history begins when it was synced from a date on
+    (`sync --since`), so "first-time" means first since then; None: all of it is stored.
     """
 
     known_dirs: Callable[[str], bool] | frozenset[str] = frozenset()
@@ -33,6 +35,7 @@ class History:
     people: People = field(default_factory=People)
     spelling: Spelling = field(default_factory=Spelling)
     ambiguous_shas: frozenset[str] = frozenset()
+    known_since: datetime | None = None
 
     def knows_dir(self, directory: str) -> bool:
         if callable(self.known_dirs):

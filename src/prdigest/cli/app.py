@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from .. import __version__
-from ..errors import PrdigestError
+from ..errors import PrdigestError, SyncInterrupted
 from .common import AppContext
 
 # Each command lives in its own module, imported only when that command runs (or
@@ -76,11 +76,9 @@ class PrdigestGroup(click.Group):
         except PrdigestError as exc:
             click.echo(f"Error: {exc}", err=True)
             sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            click.echo(
-                "Error: interrupted — what was committed is kept; run the command again to resume",
-                err=True,
-            )
+        except KeyboardInterrupt as exc:
+            kept = exc.kept if isinstance(exc, SyncInterrupted) else "what was committed is kept"
+            click.echo(f"Error: interrupted — {kept}; run the command again to resume", err=True)
             sys.exit(130)
 
 

@@ -12,7 +12,9 @@ import click
 
 from .. import pipeline
 from ..analyze.english import plural
-from ..errors import UsageError
+from ..errors import ReadOnlyStoreError, UsageError
+from ..reporting import Reporter
+from ..store import Store
 from ..timeutil import Window, iso_week_window, parse_date, window_between
 from .common import (
     AppContext,
@@ -168,13 +170,14 @@ def digest_command(
         llm_options=llm_options,
         reporter=reporter,
         count_mode=kwargs.pop("count_mode", "merged"),
+        keep=False,
     )
     text = (
         json.dumps(outcome.context, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
         if fmt == "json"
         else outcome.report.markdown
     )
-    emit(text, out)
+    emit(text, out)  # first: a digest that could not be delivered is not stored
     counts = outcome.context.get("counts", {})
     reporter.done(
         "; ".join(
@@ -183,10 +186,32 @@ def digest_command(
                 f"{plural(counts.get('prs', 0), 'PR')}, written by the {outcome.report.writer} writer",
                 *outcome.notes,
                 *(["7 days from --since (--until sets the last day)"] if seven_days else []),
-                f"stored as report {outcome.report_id}",
+                _kept(store, outcome, fmt, reporter),
             ]
         )
     )
+
+
+def _kept(store: Store, outcome: pipeline.DigestResult, fmt: str, reporter: Reporter) -> str:
+    """Store the delivered digest; how the closing line says what was stored. `--format
+    json` stores the Markdown digest too (what `site build` publishes and `reports show`
+    prints), and says so: the JSON is the analysis behind it, not a report."""
+    try:
+        pipeline.keep_digest(store, outcome)
+    except ReadOnlyStoreError:
+        reporter.warn(
+            "the digest was not stored: the database is read-only — make it writable (or give"
+            " another --db) and run the command again to store and publish it"
+        )
+        return "not stored (read-only database)"
+    if outcome.report_id is None:
+        return outcome.unstored
+    if fmt == "json":
+        return (
+            f"its Markdown digest stored as report {outcome.report_id}"
+            f" (prdigest reports show {outcome.report_id}); the JSON is not stored"
+        )
+    return f"stored as report {outcome.report_id}"
 
 
 def _window(week: str | None, since: str | None, until: str | None) -> Window | None:

@@ -92,6 +92,16 @@ def status_command(app: AppContext, fmt: str) -> None:
             f" {plural(repo['direct_pushes'], 'direct push', 'direct pushes')} ({span}),"
             f" {plural(repo['reports'], 'report')}"
         )
+        run = repo["last_sync"]
+        if run is not None and run["finished_at"] is None:
+            started = run["started_at"][:16].replace("T", " ")
+            click.echo(
+                f"  its last sync ({run['source']}, started {started} UTC) did not finish:"
+                " interrupted, or still running; the store holds part of the history until"
+                " it is run again (it resumes)"
+            )
+        if repo["synced_since"]:
+            click.echo(f"  synced from {repo['synced_since'][:10]} on (sync --since)")
         for cursor in repo["cursors"]:
             click.echo(
                 f"  cursor {cursor['source']}: {cursor['value']} (at {cursor['updated_at']})"

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from ..reporting import Reporter
-from ..sources import git as git_source  # looked up at each call (tests replace it)
+from ..sources import git as git_source
 from ..sources.git_count import CommitCount
+from ..sources.git_partial import iter_clone_records
 from ..sources.mailmap import mailmap
 from ..sources.spec import SourceSpec
 from ..store import Store
@@ -30,9 +32,10 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
     source = f"git:{clone.resolve()}:{ref_name}"
     after, floor = resume_from(store.get_cursor(repo, source), spec.since)
     count = CommitCount(clone)  # the progress total, counted beside the log
+    unavailable: dict[str, int] = {}  # commit: its files without line counts (partial clone)
 
     def records() -> Iterator[tuple[str, dict[str, Any]]]:
-        for raw in git_source.iter_git_records(
+        for raw in iter_clone_records(
             clone,
             repo,
             ref=spec.ref,
@@ -40,6 +43,7 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
             after_sha=after or None,
             head=head,
             on_range=count.set_range,
+            on_unavailable=unavailable.__setitem__,
         ):
             yield f"{clone}@{str(raw.get('sha', '?'))[:12]}", raw
 
@@ -68,8 +72,20 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
         )
     finally:
         count.close()
+    if unavailable:
+        reporter.warn(_unavailable_note(clone, repo, unavailable))
     # Who is who, as the clone's .mailmap says now, over every identity stored: an entry
     # added later reaches commits synced before it (the records stay as git recorded them).
     mapping = mailmap(clone, head, author_identities(store, repo))
     replace_mailmap(store, repo, mapping)
     return result
+
+
+def _unavailable_note(clone: Path, repo: str, unavailable: dict[str, int]) -> str:
+    files, commits = sum(unavailable.values()), len(unavailable)
+    return (
+        f"{files} {'file' if files == 1 else 'files'} in {commits} "
+        f"{'commit' if commits == 1 else 'commits'} {'has' if files == 1 else 'have'} no line counts: {clone} is a partial "
+        "clone that lacks their contents, and prdigest fetches nothing (their PRs are all "
+        f"stored) — to count them, sync {repo} from a full clone (git clone without --filter)"
+    )

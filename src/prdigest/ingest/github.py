@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, SyncInterrupted
 from ..reporting import Reporter
 from ..sources.github import rest
 from ..sources.github.client import DEFAULT_API_URL, GitHubClient, github_token
@@ -29,7 +29,7 @@ from ..store import Store, UpsertCounts
 from ..store import github_store as gs
 from ..store.rate_budget import SharedRateBudget
 from ..timeutil import to_iso
-from .result import SyncResult
+from .result import SyncResult, kept_note
 
 _PENDING_KEYS = ("api", "since", "stop", "floor", "top", "page", "after")
 
@@ -103,6 +103,14 @@ class GitHubSync:
         self.pages = 0
 
     def run(self) -> GitHubSyncResult:
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            c = self.result.counts
+            kept = c.inserted + c.updated + c.unchanged
+            raise SyncInterrupted(kept_note(self.repo, kept)) from None
+
+    def _run(self) -> GitHubSyncResult:
         state = gs.load_state(self.store, self.repo)
         pending = state.get("pending")
         if pending and (pending.get("api") != self.api or pending.get("since") != self.since):
@@ -166,9 +174,10 @@ class GitHubSync:
             prs = self.listing.pull_requests(changed)
             seg.update(page=page.next.page, after=page.next.after)
             done = reached_stop or not page.has_next or not items
+            written = None
             with self.store.transaction():
                 if prs:
-                    self.result.counts.add(gs.upsert_github_prs(self.store, self.repo, prs))
+                    written = gs.upsert_github_prs(self.store, self.repo, prs)
                 if done:
                     tops = [t for t in (state.get("watermark"), seg["top"]) if t]
                     state.update(
@@ -179,6 +188,8 @@ class GitHubSync:
                 else:
                     state["pending"] = {k: v for k, v in seg.items() if k in _PENDING_KEYS}
                 gs.save_state(self.store, self.repo, state)
+            if written is not None:  # counted once committed: what a Ctrl-C message tells
+                self.result.counts.add(written)
             self._report(page, walked, whole)
             if done:
                 return

@@ -11,11 +11,13 @@ from contextlib import ExitStack
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from ..errors import SourceError, SyncInterrupted
 from ..models import PullRequest
 from ..sources.records import parse_record
 from ..store import Store, UpsertCounts
+from ..store.coverage import begin_sync
 from ..timeutil import to_iso
-from .result import SyncResult
+from .result import SyncResult, kept_note
 
 if TYPE_CHECKING:
     from ..store.upsert import PullRequestWriter
@@ -63,8 +65,32 @@ def ingest_records(
     is told every PROGRESS_EVERY records, and at the end when it was told before (a
     short sync shows none)."""
     result = SyncResult(repo, source.split(":", 1)[0], UpsertCounts(), 0)
+    batch = _Batch(store, repo, source, result)
+    try:
+        _ingest(store, repo, kind, records, since, progress, cursor_of, floor, result, batch)
+    except SourceError as exc:  # a bad record or a failing source: say what stays stored
+        raise type(exc)(f"{exc.what} ({batch.kept_note()})", exc.fix) from exc
+    except KeyboardInterrupt:
+        raise SyncInterrupted(batch.kept_note()) from None
+    if result.read >= PROGRESS_EVERY:
+        progress(result.read, True)
+    return result
+
+
+def _ingest(
+    store: Store,
+    repo: str,
+    kind: str,
+    records: Iterable[tuple[str, dict[str, Any]]],
+    since: datetime | None,
+    progress: Progress,
+    cursor_of: Callable[[str, dict[str, Any]], str],
+    floor: str,
+    result: SyncResult,
+    batch: _Batch,
+) -> None:
     last: tuple[str, dict[str, Any]] | None = None
-    with _Batch(store, repo, source, result) as batch:
+    with batch:
         for where, raw in records:
             pr = parse_record(raw, repo, kind, where.partition("|")[0])
             result.read += 1
@@ -81,9 +107,6 @@ def ingest_records(
             batch.commit(_cursor(cursor_of(*last), floor))
         else:
             store.repo_id(repo)
-    if result.read >= PROGRESS_EVERY:
-        progress(result.read, True)
-    return result
 
 
 class _Batch:
@@ -100,8 +123,16 @@ class _Batch:
         self._pending: list[PullRequest] = []
         self._numbers: list[int | None] = []
         self.size = 0
+        self.kept_prs = self.kept_pushes = 0  # committed by this sync
+        self._committing: list[bool] = []  # the open batch: direct push or not, per record
+        self._begun = False
+
+    def kept_note(self) -> str:
+        """What this sync committed, said when it stops early."""
+        return kept_note(self._repo, self.kept_prs, self.kept_pushes)
 
     def add(self, pr: PullRequest) -> None:
+        self._committing.append(pr.number is None)
         self._pending.append(pr)
         self._numbers.append(pr.number)
         self.size += 1
@@ -117,11 +148,17 @@ class _Batch:
 
             reapply_github(self._store, self._repo, self._numbers)  # keep GitHub's labels/state
         self._store.set_cursor(self._repo, self._source, cursor)
+        if not self._begun:  # with the first batch: a sync that stores nothing leaves no trace
+            begin_sync(self._store, self._repo, _label(self._source))
+            self._begun = True
         assert self._writer is not None and self._transaction is not None
         self._result.counts.add(self._writer.counts)
         transaction, self._transaction = self._transaction, None
         transaction.close()  # commits
         self._writer, self._numbers, self.size = None, [], 0
+        self.kept_pushes += sum(self._committing)
+        self.kept_prs += len(self._committing) - sum(self._committing)
+        self._committing = []
 
     def _write_pending(self) -> None:
         if self._transaction is None:
@@ -146,3 +183,11 @@ class _Batch:
         """An error mid-batch rolls the open batch back (committed ones stay)."""
         transaction, self._transaction = self._transaction, None
         return transaction.__exit__(*exc) if transaction is not None else None
+
+
+def _label(source: str) -> str:
+    """A cursor's source as the user gave it: `git:PATH:REF` → `--git PATH`."""
+    kind, _, rest = source.partition(":")
+    if kind == "git":
+        return f"--git {rest.rpartition(':')[0] or rest}"
+    return f"--{kind} {rest}" if rest else kind

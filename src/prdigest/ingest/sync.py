@@ -6,13 +6,24 @@ from ..errors import ConfigError
 from ..reporting import Reporter, SilentReporter
 from ..sources.spec import SourceSpec
 from ..store import Store
+from ..store.coverage import end_sync
 from .result import SyncResult
 
 
 def sync(store: Store, repo: str, spec: SourceSpec, reporter: Reporter | None = None) -> SyncResult:
+    """Sync. A git or JSONL sync is recorded as begun with its first committed batch, and
+    as finished here: one that never finishes (Ctrl-C, a kill, an error) left part of the
+    history, which `status` and `digest` then tell. One that fails before it commits
+    anything leaves the store untouched."""
     reporter = reporter or SilentReporter()
     spec.validate()
     _check_repo_name(repo)
+    result = _sync(store, repo, spec, reporter)
+    end_sync(store, repo)
+    return result
+
+
+def _sync(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> SyncResult:
     # each source's module is loaded when used: the CLI starts without the others
     if spec.jsonl is not None:
         from .jsonl import sync_jsonl

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import GitError
+from ..errors import GitError, GitLogError
 
 if TYPE_CHECKING:
     from .commit_message import ParsedMessage
@@ -31,14 +31,21 @@ _HEADER_FIELDS = 9  # sha, parents, author name/email/time, committer name/email
 _NO_TITLE = "(no commit message)"  # records need a title; git allows an empty message
 # GIT_FLUSH=0: git writes its output in full buffers, not one write per commit as it
 # does into a pipe (each write wakes the reader: +10% on `git log`'s time).
-_GIT_ENV = {"LC_ALL": "C", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "GIT_FLUSH": "0"}
+_GIT_ENV = {
+    "LC_ALL": "C", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "GIT_FLUSH": "0",
+    "GIT_NO_LAZY_FETCH": "1",  # git 2.44+: never fetch what a partial clone lacks
+}  # fmt: skip
 # Set inside git hooks, they would make `git -C PATH` read another repository.
 _REPOSITORY_OVERRIDES = (
     "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
     "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
 )  # fmt: skip
-# Settings that would change what git prints, pinned so a user's config cannot.
-_GIT_CONFIG = ("-c", "core.quotepath=false", "-c", "log.showSignature=false")  # fmt: skip
+# Settings that would change what git prints, pinned so a user's config cannot; and no
+# transport at all: a partial clone's missing contents are never fetched (git before 2.44
+# has no GIT_NO_LAZY_FETCH, so its lazy fetch is refused instead, and fails at once).
+_GIT_CONFIG = (
+    "-c", "core.quotepath=false", "-c", "log.showSignature=false", "-c", "protocol.allow=never",
+)  # fmt: skip
 
 
 def resolve_ref(path: Path, ref: str | None) -> tuple[str, str]:
@@ -94,9 +101,9 @@ def iter_git_records(
     since_ts = since.timestamp() if since is not None else None
     if on_range is not None:
         on_range([head, *exclude])
-    with _git_log(path, [head, *exclude]) as stdout:
+    with _git_log(path, [head, *exclude]) as (stdout, succeeded):
         cut = _shallow_boundary(path)  # asked while git log starts up
-        for record in _parse_stream(_tokens(_chunks(stdout)), repo):
+        for record in _parse_stream(_tokens(_chunks(stdout)), repo, succeeded):
             if since_ts is not None and _epoch(record) < since_ts:
                 continue
             if record["sha"] in cut:
@@ -109,29 +116,37 @@ def iter_git_records(
 # -- the streaming log -----------------------------------------------------------
 
 
+# What every streaming log asks of git: first-parent diffs, nothing a config could vary.
+LOG_OPTIONS = (
+    "--first-parent", "-z", "--root", "--diff-merges=first-parent", "--no-mailmap",
+    "--no-color", "--no-textconv", "--no-ext-diff", "--no-notes", f"--format={_FORMAT}",
+)  # fmt: skip
+
+
 @contextlib.contextmanager
-def _git_log(path: Path, revisions: list[str]) -> Iterator[IO[bytes]]:
-    """One `git log` process over `revisions`; its output stream. Fails if git does."""
-    args = [
-        "log", "--first-parent", "--reverse", "-z", "--numstat", "-M", "--root",
-        "--diff-merges=first-parent", "--no-mailmap", "--no-color", "--no-textconv",
-        "--no-ext-diff", "--no-notes", f"--format={_FORMAT}", *revisions, "--",
-    ]  # fmt: skip
+def _git_log(path: Path, revisions: list[str]) -> Iterator[tuple[IO[bytes], Callable[[], bool]]]:
+    """One `git log` process over `revisions`: its output stream, and a call that waits
+    for git and says whether it succeeded. Fails if git does (GitLogError)."""
+    args = ["log", "--reverse", "--numstat", "-M", *LOG_OPTIONS, *revisions, "--"]
     with tempfile.TemporaryFile() as stderr:
         process = popen_git(path, args, stderr)
         assert process.stdout is not None
         stopped_early = False
         try:
-            yield process.stdout
-        finally:
+            yield process.stdout, lambda: process.wait() == 0
+        except BaseException:
             if process.poll() is None:
                 process.kill()  # the consumer stopped early (or failed)
                 stopped_early = True
+            raise
+        finally:
+            # Read to the end: git is done or about to be (one that printed nothing and
+            # is still failing must be waited for, not taken for stopped early).
             process.stdout.close()
             code = process.wait()
         if code != 0 and not stopped_early:
             stderr.seek(0)
-            raise GitError(
+            raise GitLogError(
                 f"{path}: git log failed: {_last_line(stderr.read())}",
                 "check the clone with `git fsck`",
             )
@@ -170,7 +185,12 @@ def _tokens(chunks: Iterator[bytes]) -> Iterator[bytes]:
         yield pending
 
 
-def _parse_stream(tokens: Iterator[bytes], repo: str) -> Iterator[dict[str, Any]]:
+def _parse_stream(
+    tokens: Iterator[bytes], repo: str, complete: Callable[[], bool] = lambda: True
+) -> Iterator[dict[str, Any]]:
+    """Records from a log's tokens, with numstat entries, or `--raw` ones (their blob ids
+    in `blobs`, no counts). The last record is yielded only if `complete()` says the log
+    ended well: a git that died mid-commit leaves it unfinished."""
     from .commit_message import parse_message  # loaded while git log starts up
 
     header: list[bytes] = []
@@ -188,7 +208,9 @@ def _parse_stream(tokens: Iterator[bytes], repo: str) -> Iterator[dict[str, Any]
             continue
         fields = token.lstrip(b"\n").split(b"\t", 2)
         if len(fields) != 3:
-            continue  # not a numstat entry (git writes none between commits)
+            if token.lstrip(b"\n").startswith(b":"):  # a --raw entry
+                files.append(_raw_change(token.lstrip(b"\n"), tokens))
+            continue  # else not an entry (git writes none between commits)
         added, deleted, name = fields
         if name:
             change: dict[str, Any] = {"path": _text(name)}
@@ -204,8 +226,20 @@ def _parse_stream(tokens: Iterator[bytes], repo: str) -> Iterator[dict[str, Any]
         if old is not None:
             change["old_path"] = _text(old)  # last, as in the published records
         files.append(change)
-    if header:
+    if header and complete():
         yield _record(repo, header, files, parse_message)
+
+
+def _raw_change(entry: bytes, tokens: Iterator[bytes]) -> dict[str, Any]:
+    """`:MODE MODE OLD NEW STATUS` and its path(s): the change with its blob ids, which
+    reading needs no contents for (renames: exact ones only, `-M100%`)."""
+    _old_mode, _new_mode, old_blob, new_blob, status = entry[1:].split(b" ")[:5]
+    change: dict[str, Any] = {}
+    if status[:1] in (b"R", b"C"):
+        change["old_path"] = _text(next(tokens, b""))
+    change["path"] = _text(next(tokens, b""))
+    change["blobs"] = (old_blob.decode("ascii"), new_blob.decode("ascii"))
+    return change
 
 
 def _record(
@@ -373,11 +407,14 @@ def _git(path: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
     return result
 
 
-def popen_git(path: Path, args: list[str], stderr: IO[bytes] | int) -> subprocess.Popen[bytes]:
+def popen_git(
+    path: Path, args: list[str], stderr: IO[bytes] | int, stdin: IO[bytes] | None = None
+) -> subprocess.Popen[bytes]:
     """`git ARGS` in `path`, its stdout a pipe, with this module's environment and settings."""
     try:
         return subprocess.Popen(
             ["git", "-C", str(path), *_GIT_CONFIG, *args],
+            stdin=stdin if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=stderr,
             env=_environment(),

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..errors import StoreError
+from ..errors import ReadOnlyStoreError, StoreError
 from ..timeutil import now, to_iso
 from .db import Database
 from .migrations import migrate
@@ -41,16 +41,17 @@ class StoreCore:
         if self._in_transaction:
             yield
             return
-        self.conn.begin()
+        try:
+            self.conn.begin()
+        except self.conn.errors as exc:
+            raise _write_error(exc) from exc
         self._in_transaction = True
         try:
             yield
         except BaseException as exc:
             self.conn.rollback()
             if isinstance(exc, self.conn.errors):
-                raise StoreError(
-                    f"database write failed: {exc}", "check the database is writable and not full"
-                ) from exc
+                raise _write_error(exc) from exc
             raise
         else:
             self.conn.commit()
@@ -95,3 +96,15 @@ class StoreCore:
                 " updated_at = excluded.updated_at",
                 (repo_id, source, value, to_iso(now())),
             )
+
+
+def _write_error(exc: BaseException) -> StoreError:
+    """A failed write, told apart when the database is read-only (SQLite's "attempt to
+    write a readonly database", PostgreSQL's read_only_sql_transaction)."""
+    if "readonly" in str(exc).lower() or getattr(exc, "sqlstate", None) == "25006":
+        return ReadOnlyStoreError(
+            f"the database is read-only ({exc})", "make it writable, or give another --db"
+        )
+    return StoreError(
+        f"database write failed: {exc}", "check the database is writable and not full"
+    )

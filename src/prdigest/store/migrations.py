@@ -2,7 +2,8 @@
 
 Each migration is a file `NNNN_name.sql` beside this module; a database runs
 every file whose number it has not recorded yet, in order, each in its own
-transaction. Never edit a released file: add the next number.
+transaction. Never edit a released file: add the next number. A file whose first line
+is `-- dialect: sqlite` (or `postgresql`) runs on that database only.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def migrate(conn: Database) -> list[int]:
             if migration.number in _applied(conn):
                 conn.rollback()  # another process applied it while we waited
                 continue
-            for statement in _statements(migration.sql):
+            for statement in _statements(migration.sql) if _for(migration, conn) else ():
                 conn.execute(conn.adapt_ddl(statement))
             conn.execute(
                 "INSERT INTO schema_migrations (number, name, applied_at) VALUES (?, ?, ?)",
@@ -89,6 +90,15 @@ def migrate(conn: Database) -> list[int]:
             ) from exc
         done.append(migration.number)
     return done
+
+
+def _for(migration: Migration, conn: Database) -> bool:
+    """Whether the migration applies to this database: a first line `-- dialect: NAME`
+    limits it to one (it is recorded as applied on the others, with nothing run)."""
+    first = migration.sql.split("\n", 1)[0].strip()
+    if first.startswith("-- dialect:"):
+        return first.removeprefix("-- dialect:").strip() == conn.dialect
+    return True
 
 
 def _statements(sql: str) -> list[str]:

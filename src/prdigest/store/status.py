@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from ..timeutil import to_iso
+from .coverage import SyncRun, last_sync, synced_since
 from .store import Store
 
 
@@ -31,6 +34,8 @@ def repository_status(store: Store) -> list[dict[str, Any]]:
                 "last_merged": last,
                 "reports": int(reports),
                 "cursors": [{"source": s, "value": v, "updated_at": u} for s, v, u in cursors],
+                "synced_since": _iso_or_none(synced_since(store, name)),
+                "last_sync": _run(last_sync(store, name)),
             }
         )
     return out
@@ -45,3 +50,13 @@ def sync_sources(store: Store, repo: str) -> list[str]:
         (repo,),
     ).fetchall()
     return [row[0] for row in rows]
+
+
+def _iso_or_none(when: datetime | None) -> str | None:
+    return to_iso(when) if when is not None else None
+
+
+def _run(run: SyncRun | None) -> dict[str, Any] | None:
+    if run is None:
+        return None
+    return {"source": run.source, "started_at": run.started_at, "finished_at": run.finished_at}

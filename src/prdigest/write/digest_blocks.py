@@ -23,7 +23,9 @@ class Ledger:
 
     def __init__(self, context: dict[str, Any]) -> None:
         self.prs: dict[str, dict[str, Any]] = context["prs"]
+        self.repo: str = context.get("repo", "")
         self.citations = 0
+        self.links = 0  # citations with a link: those with no known GitHub repository have none
         self.figures = 0
 
     def has(self, number: int | None) -> bool:
@@ -36,7 +38,11 @@ class Ledger:
                 "report this as a bug in prdigest",
             )
         self.citations += 1
-        return f"[PR#{number}]({self.prs[str(number)]['url']})"
+        url = self.prs[str(number)]["url"]
+        if not url:
+            return f"PR#{number}"
+        self.links += 1
+        return f"[PR#{number}]({url})"
 
     def cite_all(self, numbers: list[int]) -> str:
         return ", ".join(self.cite(n) for n in numbers if self.has(n))
@@ -147,6 +153,13 @@ def trends(context: dict[str, Any]) -> dict[str, Any] | None:
     return {"heading": "Week over Week", "bullets": lines}
 
 
+def first_timers(count: int, context: dict[str, Any]) -> str:
+    """`2 first-time contributors`, and since when when the synced history has a start
+    (`sync --since`): before it, the store cannot tell who is new."""
+    since = context.get("first_time_since")
+    return plural(count, "first-time contributor") + (f" since {since}" if since else "")
+
+
 def people(context: dict[str, Any], *, list_pushes: bool = True) -> dict[str, Any] | None:
     counts = context["counts"]
     lines = []
@@ -154,7 +167,7 @@ def people(context: dict[str, Any], *, list_pushes: bool = True) -> dict[str, An
     line = f"{plural(counts['authors'], 'author')} landed changes"
     if first:
         names = ", ".join(first[:8]) + (f" and {len(first) - 8} more" if len(first) > 8 else "")
-        line += f"; {plural(len(first), 'first-time contributor')}: {names}"
+        line += f"; {first_timers(len(first), context)}: {names}"
     lines.append(plain(line + "."))
     pushes = context["direct_pushes"]
     if pushes and not list_pushes:
@@ -232,7 +245,15 @@ def _push_line(push: dict[str, Any], label: str = "") -> dict[str, Any]:
 
 
 def closing(ledger: Ledger) -> str:
-    return f"All {plural(ledger.citations, 'citation')} and {plural(ledger.figures, 'figure')} checked against the PRs of the window."
+    checked = f"All {plural(ledger.citations, 'citation')} and {plural(ledger.figures, 'figure')} checked against the PRs of the window."
+    if ledger.links == ledger.citations:
+        return checked
+    return (
+        f"{checked} PRs are cited by number, without links: {code(ledger.repo)} names no GitHub"
+        " repository. To link them, sync the clone under its GitHub name:"
+        f" {code('prdigest sync OWNER/NAME --git PATH')}"
+        f" (or {code('./scripts/quickstart.sh PATH OWNER/NAME')})."
+    )
 
 
 def check(markdown: str, context: dict[str, Any], ledger: Ledger) -> None:
@@ -245,9 +266,9 @@ def check(markdown: str, context: dict[str, Any], ledger: Ledger) -> None:
                 f"digest links PR #{number} ({url}), which is not in the window",
                 "report this as a bug in prdigest",
             )
-    if len(found) != ledger.citations:
+    if len(found) != ledger.links:
         raise TemplateError(
-            f"digest has {len(found)} PR links but {ledger.citations} were issued",
+            f"digest has {len(found)} PR links but {ledger.links} were issued",
             "report this as a bug in prdigest",
         )
 

@@ -10,7 +10,7 @@ from typing import Any
 from ..analyze.english import number_word, plural, sentence_case, verb_base
 from ..analyze.items import theme_tags
 from ..render.markdown import code, inline, plain
-from .digest_blocks import Ledger
+from .digest_blocks import Ledger, first_timers
 from .news import LEAD_SHOWN, LeadNews, lead_news
 
 _IRREGULAR = {
@@ -208,7 +208,7 @@ def takeaways(context: dict[str, Any], ledger: Ledger) -> str:
     if counts["reverts"]:
         extras.append(plural(counts["reverts"], "revert"))
     if counts["first_time_authors"]:
-        extras.append(plural(counts["first_time_authors"], "first-time contributor"))
+        extras.append(first_timers(counts["first_time_authors"], context))
     if counts["direct_pushes"]:
         extras.append(
             f"{plural(counts['direct_pushes'], 'direct push', 'direct pushes')} counted apart"

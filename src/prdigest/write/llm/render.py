@@ -14,7 +14,7 @@ from typing import Any
 
 from ...analyze.english import plural
 from ...analyze.families import member_name
-from ...models import pr_url
+from ...models import links_to_github, pr_url
 from ...render.markdown import plain
 from ..digest_blocks import Ledger
 from ..news import callout, component_bullets
@@ -215,7 +215,10 @@ def _count_phrase(area: dict[str, Any], across: str = "") -> str:
 
 
 def _bullet(repo: str, theme: Theme, texts: Mapping[int, str]) -> str:
-    links = ", ".join(f"[PR#{n}]({pr_url(repo, n)})" for n in citations_to_show(theme, texts))
+    links = ", ".join(
+        f"[PR#{n}]({pr_url(repo, n)})" if links_to_github(repo) else f"PR#{n}"
+        for n in citations_to_show(theme, texts)
+    )
     summary = theme.summary.rstrip()
     if summary.endswith("."):
         summary = summary[:-1]
@@ -250,7 +253,8 @@ def _also(context: dict[str, Any]) -> list[str]:
     ):
         value = counts.get(key)
         if isinstance(value, int) and value > 0:
-            facts.append(plural(value, one, many))
+            since = context.get("first_time_since") if key == "first_time_authors" else None
+            facts.append(plural(value, one, many) + (f" since {since}" if since else ""))
     if not facts:
         return []
     return ["### Also This Window", "*   " + "; ".join(facts) + ".", ""]

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ...analyze.name_choice import is_generic, tidy_name
+from ...models import links_to_github, pr_url
 from . import tally
 from .grounding import (
     Evidence,
@@ -47,6 +48,7 @@ _PR_REF = re.compile(
 _UNSAFE = re.compile(r"https?://|www\.|<[a-zA-Z/!][^>]*>|\]\(|^\s*#|\n\s*#|!\[", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'*])")
 _CITATION = re.compile(r"\[PR#(\d+)\]\((https?://[^)]+)\)")
+_BARE_CITATION = re.compile(r"(?<![\w\[#])PR#(\d+)\b")  # no link: see models.links_to_github
 # What prdigest counts itself (a new component's "; 10 files"), not a figure a PR states;
 # a model sentence's numbers are checked against its PRs when it is grounded.
 _COUNTED = re.compile(
@@ -358,18 +360,20 @@ def audit_markdown(markdown: str, repo: str, texts: Mapping[int, str]) -> list[s
     figure on a cited line that none of its cited PRs states. The test oracle, and the
     LLM writer's last check before it publishes."""
     problems = []
+    linked = links_to_github(repo)
     for line_number, line in enumerate(markdown.splitlines(), 1):
-        citations = _CITATION.findall(line)
-        for number_text, url in citations:
-            number = int(number_text)
+        citations = [(int(n), url) for n, url in _CITATION.findall(line)]
+        if not linked:  # a repository with no GitHub home: PRs are cited as a bare PR#N
+            citations += [(int(n), "") for n in _BARE_CITATION.findall(line)]
+        for number, url in citations:
             if number not in texts:
                 problems.append(f"line {line_number}: PR #{number} is not in the window")
-            if url != f"https://github.com/{repo}/pull/{number}":
+            if url != (pr_url(repo, number) if linked else ""):
                 problems.append(f"line {line_number}: PR #{number} links to {url}")
         if not citations:
             continue
-        prose = _COUNTED.sub("", _CITATION.sub("", line))
-        cited = [texts[int(n)] for n, _ in citations if int(n) in texts]
+        prose = _COUNTED.sub("", _BARE_CITATION.sub("", _CITATION.sub("", line)))
+        cited = [texts[n] for n, _ in citations if n in texts]
         for figure in extract_figures(prose):
             if not any(figure_in_text(figure, text) for text in cited):
                 problems.append(f"line {line_number}: {figure!r} is in none of the PRs cited there")
