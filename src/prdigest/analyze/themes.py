@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ..reading import strip_part_markers
+from ..reading import stack_groups, strip_part_markers
 from .describe import describe, slot_merge
 from .english import as_clause, sentence_case
 from .groups import (
@@ -33,6 +33,7 @@ from .naming import HAND_KEPT, common_phrase, other_names, theme_name
 from .spelling import Spelling
 
 _MAX_CITED = 3
+_SERIES_CITED = 8  # a series cites all its parts, up to this many
 
 
 @dataclass
@@ -54,6 +55,30 @@ class Theme:
     @property
     def weight(self) -> float:
         return sum(m.score for m in self.members)
+
+
+def series_homes(items: Sequence[Item]) -> dict[int, str]:
+    """Where each cross-area series is told: for every PR (by `id`) of a stack or stated
+    continuation whose PRs lie in several areas, the area holding most of them (then most
+    of their lines, then the first by name). The series is told once, there, with all its
+    parts; the other areas still count their PRs."""
+    pool = [it for it in items if not (it.is_revert or it.reverted or it.is_reland)]
+    groups: dict[int, list[Item]] = {}
+    for it, root in zip(
+        pool, stack_groups([it.number for it in pool], [it.stack for it in pool]), strict=True
+    ):
+        groups.setdefault(root, []).append(it)
+    homes: dict[int, str] = {}
+    for members in groups.values():
+        areas = {m.cls.area for m in members}
+        if len(members) < 2 or len(areas) < 2:
+            continue
+        prs = Counter(m.cls.area for m in members)
+        lines = Counter({a: sum(m.lines for m in members if m.cls.area == a) for a in areas})
+        home = min(areas, key=lambda a: (-prs[a], -lines[a], a))
+        for m in members:
+            homes[id(m)] = home
+    return homes
 
 
 def theme_limit(count: int) -> int:
@@ -133,7 +158,7 @@ def _make_theme(
     phrase = common_phrase(members)
     name, ranked, (sentence, used, points) = _named(cand, members, ranked, phrase, area, spelling)
     name = spelling.respell(name)
-    cited: list[Item] = []
+    cited: list[Item] = list(members[:_SERIES_CITED]) if series else []
     for item in used + [m for m in ranked if m.claims] + ranked:
         if item not in cited and len(cited) < (2 if len(members) > 1 else 1):
             cited.append(item)

@@ -177,7 +177,9 @@ def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) 
     quoted = [n for n in _quotes(theme) if ledger.has(n) and n not in figure_prs]
     others = [n for n in theme["prs"] if ledger.has(n) and n not in figure_prs + quoted]
     room = _LINE_CITES - len(figures) if ledger.citations < budget else 0
-    cited = quoted[:_LINE_CITES] + others[: max(0, room - len(quoted))]
+    # a series' sentence speaks of every part: its line cites them all
+    told = len(quoted) if theme.get("series") else _LINE_CITES
+    cited = quoted[:told] + others[: max(0, room - len(quoted))]
     if cited:
         text += f" ({ledger.cite_all(cited)})"
     for fig in figures:
@@ -315,7 +317,8 @@ def _lead_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
         sentence, leads = points[0]["text"], [points[0]["pr"]]
     else:
         sentence = theme["sentence"]
-        leads = [n for n in _quotes(theme) if ledger.has(n)][:_LINE_CITES]
+        told = None if theme.get("series") else _LINE_CITES
+        leads = [n for n in _quotes(theme) if ledger.has(n)][:told]
     text = f"{theme_label(theme)}{inline(sentence.rstrip('.'))}"
     if leads:
         text += f" ({ledger.cite_all(leads)})"
