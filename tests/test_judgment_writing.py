@@ -142,3 +142,43 @@ def test_a_bullet_keeps_the_subject_its_prefix_carried(tmp_path: Path) -> None:
     assert "`ParallelismConfig.to_json`" in markdown, markdown
     line = next(line for line in markdown.splitlines() if "ep=1" in line and "PR#302" in line)
     assert "mxfp8" in line, line
+
+
+def _words(markdown: str) -> int:
+    """Words as a reader counts them: link targets and `PR#N` labels are not read."""
+    text = re.sub(r"\[(PR#\d+)\]\([^)]*\)", "", markdown)
+    return len(_WORD.findall(re.sub(r"https?://\S+", "", text)))
+
+
+def test_a_small_week_reads_in_under_a_minute(tmp_path: Path) -> None:
+    """Seven PRs (and a week before, so every fixed block could speak): under 200 words,
+    no section for a lone PR, no block that carries nothing (no Summary Table, no Week over
+    Week repeating the total, no bare count of authors), no "1 more PR" hiding a PR, and
+    no Markdown escape a reader of the plain text would see."""
+    before = [
+        _record(
+            400 + i, f"Improve parser speed part {i}", "widgets/parser/p.py", day=3, author="Ann"
+        )
+        for i in range(1, 4)
+    ] + [_record(404, "Fix loader race", "widgets/loader/l.py", day=4, author="Ann")]
+    week = [
+        _record(501, "Cut parser memory by ~15% on large inputs", "widgets/parser/mem.py", author="Ann"),
+        _record(502, "Add streaming mode to the parser", "widgets/parser/stream.py", author="Ann"),
+        _record(503, "Handle BOM in parser input", "widgets/parser/bom.py", author="Ann", lines=5),
+        _record(504, "Fix loader retry on ~/.cache paths", "widgets/loader/retry.py", author="Ann"),
+        _record(505, "Document the CLI flags", "docs/cli.md", author="Ann"),
+        _record(506, "Bump ruff in CI", "ci/lint.yml", author="Ann", lines=2),
+        _record(507, "Rename tracing hooks", "widgets/tracing/hooks.py", author="Ann"),
+    ]  # fmt: skip
+    markdown, context = _digest(tmp_path, before + week)
+    assert context["counts"]["prs"] == 7 and context["counts"]["previous_prs"] == 4
+    assert _words(markdown) <= 200, (_words(markdown), markdown)
+    for heading, count in re.findall(r"^### \d+\. (.+)\n\*(\d+) PRs?\b", markdown, re.M):
+        assert int(count) >= 2, (heading, markdown)  # a lone PR is no section
+    assert "### Summary Table" not in markdown and "| — |" not in markdown
+    assert "PRs against" not in markdown  # no Week over Week repeating the total
+    assert not re.search(r"^\*   \d+ authors? landed changes\.$", markdown, re.M)
+    assert not re.search(r"\*\*Also:\*\* 1 more PR", markdown)
+    assert not re.search(r"\\[~_\-]", markdown), markdown
+    cited = {int(n) for n in _LINK.findall(markdown)}
+    assert cited == {501, 502, 503, 504, 505, 506, 507}  # a tiny week names every PR

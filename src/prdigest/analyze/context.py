@@ -220,6 +220,8 @@ def _area_dict(
                 [d, n] for d, n in sorted(rest_dirs.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
             ],
             "reverts": sum(1 for m in rest if m.is_revert or m.is_reland or m.reverted),
+            # no theme tells them: a tiny week names them rather than counting them
+            "prs": [m.number for m in rest if m.number is not None],
         },
     }
 
