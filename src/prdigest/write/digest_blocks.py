@@ -155,8 +155,8 @@ def people(context: dict[str, Any], *, list_pushes: bool = True) -> dict[str, An
         return None
     line = f"{plural(counts['authors'], 'author')} landed changes"
     if first:
-        more = len(first) - _NAMES
-        names = ", ".join(first[:_NAMES]) + (f" and {more} more" if more > 0 else "")
+        unnamed = len(first) - _NAMES
+        names = ", ".join(first[:_NAMES]) + (f" and {unnamed} more" if unnamed > 0 else "")
         line += f"; {plural(len(first), 'first-time contributor')}: {names}"
     lines.append(plain(line + "."))
     pushes = context["direct_pushes"]

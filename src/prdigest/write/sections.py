@@ -52,7 +52,7 @@ _NAMED_REST = 2  # in a tiny week, an area's untold PRs up to this many are name
 TINY_WEEK = 10  # PRs of a week read in under a minute
 _SMALL_SECTION = 2  # a section this small goes back to Other Areas when it has room
 _FAMILY_LINES = 4  # member areas a family section tells line by line; the rest are listed
-_TAIL_NAMED = 4  # lone PRs the tail line names; the rest it counts
+_TAIL_NAMED = 6  # lone PRs the tail line names; the rest it counts
 
 
 def citation_budget(prs: int) -> int:
@@ -167,6 +167,11 @@ def _small_into_other(plan: list[dict[str, Any]], total: int) -> list[dict[str, 
     ]
 
 
+def _weight(area: dict[str, Any], ledger: Ledger) -> float:
+    """An area's strongest PR by the analysis' score (size, reach, stated results)."""
+    return max((ledger.prs[str(n)]["score"] for n in area["prs"] if ledger.has(n)), default=0.0)
+
+
 def _lower_verb(sentence: str) -> str:
     """`Fixes X` → `fixes X` mid-line; a name (`Parakeet`, `TOSA`, `Add`-less) keeps its case."""
     first, _, rest = sentence.partition(" ")
@@ -179,8 +184,12 @@ def _tail(lone: list[dict[str, Any]], ledger: Ledger, budget: int) -> str:
     """`**Also, one PR each in 2 more areas:** Docs: updates … ([PR#1]); CI: fixes …
     ([PR#2]).`: every lone PR counted, the first ones named."""
     said = []
-    # past the citation budget, a line cites the two PRs it says most of; the rest counted
-    for area in lone[: _TAIL_NAMED if ledger.citations < budget else _LINE_CITES]:
+    # past the citation budget, a line cites the two PRs it says most of; the rest counted.
+    # The weightiest lone PRs are named (by the analysis' score), in the areas' order.
+    room = _TAIL_NAMED if ledger.citations < budget else _LINE_CITES
+    chosen = sorted(lone, key=lambda a: -_weight(a, ledger))[:room]
+    named = [a for a in lone if a in chosen]
+    for area in named:
         label = _label(area, ledger)
         name = inline(label) if "`" in label else plain(label)
         theme = area["themes"][0] if area["themes"] else None
@@ -193,7 +202,7 @@ def _tail(lone: list[dict[str, Any]], ledger: Ledger, budget: int) -> str:
             continue
         text = f"{name}: {inline(_lower_verb(sentence.rstrip('.')))}"
         said.append(text + (f" ({ledger.cite(number)})" if ledger.has(number) else ""))
-    rest = lone[len(said) :]
+    rest = [a for a in lone if a not in named]
     if rest:
         said.append(
             f"and {plural(len(rest), 'more PR')} in "
@@ -258,7 +267,10 @@ def _family_section(
         "kinds": kinds,
     }
     across = f" across {len(members)} areas"
-    told = members[:_FAMILY_LINES] if len(members) > _FAMILY_LINES + 1 else members
+    told = members
+    if len(members) > _FAMILY_LINES + 1:  # the members whose work weighs most, in order
+        chosen = sorted(members, key=lambda a: -_weight(a, ledger))[:_FAMILY_LINES]
+        told = [a for a in members if a in chosen]
     bullets = [
         {
             "text": _member_line(a, member_name(a["name"], entry["family"]), ledger, budget),
@@ -266,7 +278,7 @@ def _family_section(
         }
         for a in told
     ]
-    rest = members[len(told) :]
+    rest = [a for a in members if a not in told]
     if rest:  # the smallest members, by name and count: the section stays selective
         listed = ", ".join(
             f"{member_name(a['name'], entry['family'])} ({a['count']})" for a in rest
@@ -428,7 +440,13 @@ def _points_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
 
 
 def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
-    figures = [f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])]
+    # a figure the sentence already states (its title's own words) is not quoted twice
+    said = theme["sentence"].lower()
+    figures = [
+        f
+        for f in theme["figures"]
+        if ledger.figure_ok(f["text"], f["pr"]) and f["text"].lower().rstrip(".") not in said
+    ]
     figure_prs = {f["pr"] for f in figures}
     sentence = theme["sentence"].rstrip(".")
     cites = ledger.cite_all([n for n in theme["prs"] if n not in figure_prs])
