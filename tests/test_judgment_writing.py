@@ -86,7 +86,12 @@ def _filler(start: int, count: int) -> list[dict[str, Any]]:
 
 
 def _series_lines(markdown: str) -> list[str]:
-    return [line for line in markdown.splitlines() if re.search(r"(?i)\bseries\b", line)]
+    """Lines that speak of a series and cite PRs (what a reader checks against them)."""
+    return [
+        line
+        for line in markdown.splitlines()
+        if re.search(r"(?i)\bseries\b", line) and _LINK.search(line)
+    ]
 
 
 def test_shared_title_words_make_no_series(tmp_path: Path) -> None:
@@ -182,3 +187,20 @@ def test_a_small_week_reads_in_under_a_minute(tmp_path: Path) -> None:
     assert not re.search(r"\\[~_\-]", markdown), markdown
     cited = {int(n) for n in _LINK.findall(markdown)}
     assert cited == {501, 502, 503, 504, 505, 506, 507}  # a tiny week names every PR
+
+
+def test_part_markers_across_areas_are_one_series(tmp_path: Path) -> None:
+    """`pt.2`, `pt.3`, `pt.4` of one title by one author, in two areas: one three-part
+    series, every part cited, however small the area it is told in."""
+    records = [
+        _record(601, "Add FP16 support to operators pt.2", "widgets/ops/a.py"),
+        _record(602, "Add FP16 support to operators pt.3", "widgets/ops/b.py"),
+        _record(603, "Add FP16 support to operators pt.4", "widgets/kernels/c.py"),
+        _record(604, "Add FP16 support to operators (reworked)", "widgets/ops/d.py", author="Bo"),
+        *_filler(610, 6),
+    ]
+    markdown, _ = _digest(tmp_path, records)
+    lines = _series_lines(markdown)
+    assert len(lines) == 1 and "three-part series" in lines[0], markdown
+    assert {int(n) for n in _LINK.findall(lines[0])} == {601, 602, 603}
+    assert len(re.findall(r"\[PR#603\]", markdown)) == 1  # told once, not again in its area

@@ -42,6 +42,8 @@ def keep_subjects(items: Sequence[Item]) -> None:
             text = with_subject(prefix, it.clean.text)
             if text != it.clean.text:
                 it.clean = replace(it.clean, text=text)
+                if not text.startswith(f"{text.split(' ', 1)[0]} {prefix}."):
+                    it.extra["subject"] = prefix  # its topic says whose, too
 
 
 def with_subject(prefix: str, text: str) -> str:

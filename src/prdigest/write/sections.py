@@ -184,31 +184,40 @@ def _tail(lone: list[dict[str, Any]], ledger: Ledger, budget: int) -> str:
     """`**Also, one PR each in 2 more areas:** Docs: updates … ([PR#1]); CI: fixes …
     ([PR#2]).`: every lone PR counted, the first ones named."""
     said = []
+    # a lone PR that is part of a series told in another area is said there, not again
+    elsewhere = [a for a in lone if not a["themes"] and not a["rest"]["count"]]
     # past the citation budget, a line cites the two PRs it says most of; the rest counted.
     # The weightiest lone PRs are named (by the analysis' score), in the areas' order.
     room = _TAIL_NAMED if ledger.citations < budget else _LINE_CITES
-    chosen = sorted(lone, key=lambda a: -_weight(a, ledger))[:room]
+    candidates = [a for a in lone if a not in elsewhere]
+    chosen = sorted(candidates, key=lambda a: -_weight(a, ledger))[:room]
     named = [a for a in lone if a in chosen]
     for area in named:
         label = _label(area, ledger)
         name = inline(label) if "`" in label else plain(label)
         theme = area["themes"][0] if area["themes"] else None
-        number = next((n for n in area["prs"] if ledger.has(n)), None)
+        first = next((n for n in area["prs"] if ledger.has(n)), None)
         if theme is not None and theme["prs"]:
-            sentence, number = theme["sentence"], theme["prs"][0]
-        elif number is not None:
-            sentence = sentence_case(as_clause(ledger.prs[str(number)]["clean_title"]))
+            # a series (its other parts landed elsewhere) cites every part it speaks of
+            sentence = theme["sentence"]
+            numbers = theme["prs"] if theme.get("series") else theme["prs"][:1]
+        elif first is not None:
+            sentence = sentence_case(as_clause(ledger.prs[str(first)]["clean_title"]))
+            numbers = [first]
         else:
             continue
         text = f"{name}: {inline(_lower_verb(sentence.rstrip('.')))}"
-        said.append(text + (f" ({ledger.cite(number)})" if ledger.has(number) else ""))
-    rest = [a for a in lone if a not in named]
+        cites = ledger.cite_all(numbers)
+        said.append(text + (f" ({cites})" if cites else ""))
+    rest = [a for a in candidates if a not in named]
     if rest:
         said.append(
             f"and {plural(len(rest), 'more PR')} in "
             + plain(", ".join(_label(a, ledger) for a in rest[:3]))
             + (" and others" if len(rest) > 3 else "")
         )
+    if elsewhere:
+        said.append(plain(", ".join(_label(a, ledger) for a in elsewhere)) + " (in a series above)")
     if not said:
         return ""
     head = f"one PR each in {plural(len(lone), 'more area')}" if len(lone) > 1 else "one PR in"
