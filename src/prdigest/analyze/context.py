@@ -17,7 +17,8 @@ from .items import Item, build_item, inverse_document_frequency, title_terms
 from .notability import Notability, assess, news, ranked
 from .reverts import pair_reverts
 from .spelling import Spelling
-from .themes import Theme, area_themes, theme_limit
+from .subjects import keep_subjects
+from .themes import Theme, area_themes, series_homes, theme_limit
 from .trends import trends
 from .window import counts, first_time_authors, persons
 
@@ -47,6 +48,7 @@ def build_context(
     people = history.people
     ordered = sorted(items, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
+    keep_subjects(built)  # a bullet says whose `to_json` it adds
     prs = [it for it in built if it.number is not None]
     pushes = [it for it in built if it.number is None]
     previous_prs = sorted(
@@ -75,16 +77,22 @@ def build_context(
     theme_of: dict[int, str] = {}
     # equal counts: the area whose PRs carry more substance first, never the alphabet
     weight = {a: sum(max(0.0, it.score) for it in members) for a, members in by_area.items()}
+    # a series across areas is told once, where most of it lands; its other areas count it
+    homes = series_homes(prs)
     for area in sorted(by_area, key=lambda a: (-area_counts[a], -round(weight[a], 6), a)):
         members = by_area[area]
-        themes = area_themes(members, idf, theme_limit(len(members)), area, spelling, told=told)
+        guests = [it for it in prs if homes.get(id(it)) == area and it.cls.area != area]
+        away = told | {id(it) for it in members if homes.get(id(it), area) != area}
+        themes = area_themes(
+            members + guests, idf, theme_limit(len(members)), area, spelling, told=away
+        )
         for theme in themes:
             for m in theme.members:
                 if m.number is not None:
                     theme_of.setdefault(m.number, theme.topic)
                     if theme.series:
                         series_members.add(m.number)
-        entry = _area_dict(area, members, themes, previous_counts.get(area, 0), descriptions, told)
+        entry = _area_dict(area, members, themes, previous_counts.get(area, 0), descriptions, away)
         entry["components"] = [c.path for c in components if c.lead.cls.area == area]
         areas.append(entry)
 
@@ -212,6 +220,8 @@ def _area_dict(
                 [d, n] for d, n in sorted(rest_dirs.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
             ],
             "reverts": sum(1 for m in rest if m.is_revert or m.is_reland or m.reverted),
+            # no theme tells them: a tiny week names them rather than counting them
+            "prs": [m.number for m in rest if m.number is not None],
         },
     }
 

@@ -80,10 +80,8 @@ def describe(
         clause = _lower_first_verb(as_clause(base))
         if clause == base:  # not verb-led: say what the series is about
             clause = f"on {base}"
-        return f"A {number_word(n)}-part series {clause}.", [
-            members[0],
-            members[-1],
-        ] if n > 1 else [rep]
+        # the sentence speaks of every part: a line telling it cites them all
+        return f"A {number_word(n)}-part series {clause}.", list(members[:8])
     merged = slot_merge(rep, members)
     if merged:
         text, used = merged

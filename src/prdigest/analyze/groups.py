@@ -1,8 +1,10 @@
 """Candidate groups of PRs inside an area, the raw material of themes.
 
-Series come first: a ghstack stack (PRs listing each other under "Stack from ghstack"),
-the same author with the same title once part markers and numbers are gone, or part
-markers (`pt.4`, `(group 2)`) with the same opening words. Then titles equal but for one
+Series come first, and only on evidence the PRs give: a ghstack stack (PRs listing each
+other under "Stack from ghstack") or a stated continuation ("stacked on #N", "follow-up to
+#N"), or part markers (`[1/3]`, `pt.4`, `(group 2)`) from the same author with the same
+title or opening words. The same author with the same title but no marker is a template
+(a theme, not a series): shared words are no evidence of one effort. Then titles equal but for one
 word, shared tags (not the area's own), shared code symbols and their prefixes, words
 distinctive by TF-IDF, and directories several PRs mostly touch. All linear in the area.
 """
@@ -95,13 +97,16 @@ def find_candidates(
     for members in stacks.values():
         if len(members) >= 2:
             out.append(Candidate("series", f"stack:{min(members)}", "", frozenset(members), 1.0))
-    # same author, same title once part markers and numbers are gone
+    # same author, same title once part markers and numbers are gone: a series when the
+    # titles carry part markers, else a template (a chore done twice is no series)
     by_key: dict[tuple[str, str], set[int]] = defaultdict(set)
     for i, it in enumerate(pool):
         by_key[(it.pr.author_email or it.pr.author_name, it.key)].add(i)
     for (author, key), members in sorted(by_key.items()):
         if len(members) >= 2 and key:
-            out.append(Candidate("series", f"key:{author}:{key}", "", frozenset(members), 1.0))
+            marked = all(pool[i].clean.series_marker for i in members)
+            kind = "series" if marked else "template"
+            out.append(Candidate(kind, f"key:{author}:{key}", "", frozenset(members), 1.0))
     # titles that differ in one word: `Fix duplicate reference labels` / `… conclusion labels`
     by_mask: dict[str, set[int]] = defaultdict(set)
     for i, it in enumerate(pool):

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Classification, PullRequest
-from ..reading import CleanTitle, clean_title, series_key, stack_numbers
+from ..reading import CleanTitle, clean_title, series_key, series_links, stack_numbers
 from .claims import find_claims
 from .english import VERB_NOUNS
 from .symbols import find_symbols
@@ -89,7 +89,7 @@ class Item:
     symbols: list[str]
     home: str
     claims: list[str]
-    stack: tuple[int, ...]
+    stack: tuple[int, ...]  # its ghstack list, and the PRs it says it continues
     score: float = 0.0
     revert_of: int | None = None
     reland_of: int | None = None
@@ -170,7 +170,7 @@ def build_item(pr: PullRequest, cls: Classification) -> Item:
         symbols=symbols,
         home=home_directory(pr),
         claims=find_claims(pr.title, pr.body),
-        stack=stack_numbers(pr.body),
+        stack=tuple(sorted({*stack_numbers(pr.body), *series_links(pr.title, pr.body)})),
     )
 
 

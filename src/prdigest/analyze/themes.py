@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ..reading import strip_part_markers
+from ..reading import Groups, stack_groups, strip_part_markers
 from .describe import describe, slot_merge
 from .english import as_clause, sentence_case
 from .groups import (
@@ -33,6 +33,7 @@ from .naming import HAND_KEPT, common_phrase, other_names, theme_name
 from .spelling import Spelling
 
 _MAX_CITED = 3
+_SERIES_CITED = 8  # a series cites all its parts, up to this many
 
 
 @dataclass
@@ -54,6 +55,38 @@ class Theme:
     @property
     def weight(self) -> float:
         return sum(m.score for m in self.members)
+
+
+def series_homes(items: Sequence[Item]) -> dict[int, str]:
+    """Where each cross-area series is told: for every PR (by `id`) of a series whose PRs
+    lie in several areas — a stack or stated continuation, or one author's titles with part
+    markers that are the same once markers and numbers are gone — the area holding most of
+    them (then most of their lines, then the first by name). The series is told once,
+    there, with all its parts; the other areas still count their PRs."""
+    pool = [it for it in items if not (it.is_revert or it.reverted or it.is_reland)]
+    roots = stack_groups([it.number for it in pool], [it.stack for it in pool])
+    groups = Groups(len(pool))
+    for i, root in enumerate(roots):
+        groups.join(i, root)
+    marked: dict[tuple[str, str], int] = {}
+    for i, it in enumerate(pool):
+        if it.clean.series_marker and it.key:
+            first = marked.setdefault((it.pr.author_email or it.pr.author_name, it.key), i)
+            groups.join(i, first)
+    by_root: dict[int, list[Item]] = {}
+    for i, it in enumerate(pool):
+        by_root.setdefault(groups.find(i), []).append(it)
+    homes: dict[int, str] = {}
+    for members in by_root.values():
+        areas = {m.cls.area for m in members}
+        if len(members) < 2 or len(areas) < 2:
+            continue
+        prs = Counter(m.cls.area for m in members)
+        lines = Counter({a: sum(m.lines for m in members if m.cls.area == a) for a in areas})
+        home = min(areas, key=lambda a: (-prs[a], -lines[a], a))
+        for m in members:
+            homes[id(m)] = home
+    return homes
 
 
 def theme_limit(count: int) -> int:
@@ -133,7 +166,7 @@ def _make_theme(
     phrase = common_phrase(members)
     name, ranked, (sentence, used, points) = _named(cand, members, ranked, phrase, area, spelling)
     name = spelling.respell(name)
-    cited: list[Item] = []
+    cited: list[Item] = list(members[:_SERIES_CITED]) if series else []
     for item in used + [m for m in ranked if m.claims] + ranked:
         if item not in cited and len(cited) < (2 if len(members) > 1 else 1):
             cited.append(item)
@@ -150,6 +183,9 @@ def _make_theme(
     topic = name or spelling.respell(
         tidy_name(theme_name(cand, phrase, ranked[0], spelling, members))
     )
+    subject = str(ranked[0].extra.get("subject", ""))
+    if not name and subject and topic and subject.lower() not in topic.lower():
+        topic = f"{topic} for {subject}"  # `ep=1 enablement for mxfp8 moe`: whose it is
     return Theme(
         name=name,
         topic=topic,

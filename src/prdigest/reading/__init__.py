@@ -10,7 +10,7 @@ from .parts import series_key, series_stem, strip_part_markers
 from .patterns import comparable, normalize_tag
 from .reverts import Pairing, abbreviated_reverts, kind_of, pair_all, quoted_title
 from .spelling import Spelling, TitleWords
-from .stacks import Groups, stack_groups, stack_numbers
+from .stacks import Groups, series_links, stack_groups, stack_numbers
 from .titles import CleanTitle, TitleInfo, clean_title, parse_title, strip_noise
 from .wrappers import is_reland, is_revert, reland_rest, revert_rest, undoes_a_revert
 
@@ -34,6 +34,7 @@ __all__ = [
     "reland_rest",
     "revert_rest",
     "series_key",
+    "series_links",
     "series_stem",
     "stack_groups",
     "stack_numbers",

@@ -1,8 +1,11 @@
-"""ghstack stacks: PRs a stack tool landed together, linked by the lists in their bodies.
+"""ghstack stacks and stated continuations: PRs that say they are one effort.
 
 ghstack writes "Stack from [ghstack]" and one `* #N` line per PR of the stack (`* __->__ #N`
 for the PR itself) into every body. The digest's series and the release notes' merged
-entries both read stacks here, so the two agree on what a stack is.
+entries both read stacks here, so the two agree on what a stack is. A PR may also say in
+words which PR it continues ("stacked on #N", "follow-up to #N", "second half of #N",
+"reland of #N"): `series_links` reads those, and the digest's series joins on them too —
+never on shared title words, which join unrelated PRs ("mx: support X" / "nvfp4: support X").
 """
 
 from __future__ import annotations
@@ -18,6 +21,27 @@ def stack_numbers(body: str) -> tuple[int, ...]:
     if "ghstack" not in body:
         return ()
     return tuple(sorted({int(n) for n in _STACK_LINE.findall(body)}))
+
+
+# A phrase that says this PR continues another, then that PR as `#N` or its URL.
+_CONTINUES = re.compile(
+    r"""(?ix)
+    \b(?:stacked\s+(?:on\s+top\s+of|on|onto|above)
+      |follow[\s-]?ups?\s+(?:to|of|on|for)|as\s+a\s+follow[\s-]?up\s+(?:to|of|on)
+      |(?:first|second|third|last|final|next)\s+(?:half|part|step|piece)\s+of
+      |part\s+\d+\s+of|continu(?:es|ation\s+of)|builds?\s+(?:on\s+top\s+of|on)
+      |on\s+top\s+of|depends\s+on|relands?(?:\s+of)?|split\s+(?:out\s+)?(?:of|from)
+      |(?:fix(?:es)?\s+\w+\s+)?after)
+    \s*:?\s*(?:pr\s*|pull\s+request\s*)?
+    (?:\#|https?://\S+?/pull/)(\d+)\b
+    """
+)
+
+
+def series_links(title: str, body: str) -> tuple[int, ...]:
+    """The PRs this one says it continues (`stacked on #12`, `follow-up to
+    https://…/pull/12`), sorted; () when it says none."""
+    return tuple(sorted({int(n) for n in _CONTINUES.findall(f"{title}\n{body}")}))
 
 
 class Groups:

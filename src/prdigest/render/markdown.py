@@ -19,7 +19,14 @@ from ..errors import TemplateError
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _WS = re.compile(r"\s+")
-_ESCAPE = re.compile(r"([\\\[\]*|<_~])")
+# What could start Markdown syntax, and only that: a reader of the plain text sees every
+# other backslash. An underscore inside a word (`op_name`) and a tilde that opens no
+# strikethrough (`~15 tok/s`, `~1.85x`) emphasise nothing, so they stay as written.
+_ESCAPE = re.compile(
+    r"([\\\[\]*|<]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|~(?=~)|(?<=~)~|(?<=\S)~(?![\w.~]))"
+)
+# A line that opens with these is a heading, list item, quote or setext rule.
+_BLOCK_START = re.compile(r"#{1,6}(?:\s|$)|[+\-*](?:\s|$)|>|=+$|-+$|\d+[.)]\s")
 _BACKTICK_RUN = re.compile(r"`{2,}")
 
 
@@ -27,11 +34,7 @@ def plain(text: str) -> str:
     """One line of text with Markdown syntax neutralised (no code spans added)."""
     text = _WS.sub(" ", _CONTROL.sub(" ", text)).strip()
     text = _ESCAPE.sub(r"\\\1", text.replace("`", "'"))
-    return (
-        "\\" + text
-        if text.startswith(("#", "+", "-", ">", "=")) or re.match(r"\d+[.)]\s", text)
-        else text
-    )
+    return "\\" + text if _BLOCK_START.match(text) else text
 
 
 def code(text: str) -> str:
@@ -56,7 +59,7 @@ def inline(text: str, symbols: bool = True) -> str:
         else:
             out.append(_escape(part))
     result = "".join(out)
-    if re.match(r"[#+\->=]|\d+[.)]\s", result):
+    if _BLOCK_START.match(result):
         result = "\\" + result
     return result
 

@@ -26,12 +26,13 @@ def write_digest(context: dict[str, Any]) -> str:
         values = empty(context, ledger)
     else:
         # The sections spend the citation budget; the news above them is told beside it.
-        sections, table = area_sections(context, ledger)
+        sections, table, tail = area_sections(context, ledger)
         values = {
             "title": plain(context["title"]),
             "takeaways": takeaways(context, ledger),
             "callout": callout(context, ledger),
             "sections": sections,
+            "tail": tail,
             "extras": [
                 block
                 for block in (reverts(context, ledger), trends(context), people(context))
@@ -40,6 +41,7 @@ def write_digest(context: dict[str, Any]) -> str:
             "table": table,
         }
     values.setdefault("callout", None)
+    values.setdefault("tail", "")
     values["closing"] = closing(ledger)
     markdown = render_template("digest.md.j2", values)
     check(markdown, context, ledger)

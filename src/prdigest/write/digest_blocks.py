@@ -59,6 +59,8 @@ class Ledger:
         return f"“{inline(text, symbols=False)}” ({self.cite(number)})"
 
 
+_MOVES = 3  # areas named per line of Week over Week: the biggest moves say it
+_NAMES = 5  # first-time contributors named before "and N more"
 REVERTS_SHOWN = 6  # reverts (and relands of earlier changes) told one by one; the rest counted
 
 
@@ -135,21 +137,17 @@ def _untold(rows: list[dict[str, Any]], relands: int) -> str:
 
 
 def trends(context: dict[str, Any]) -> dict[str, Any] | None:
+    """The areas that moved, or nothing: the total's movement is the Key Takeaways' to
+    tell, and a block repeating it carries nothing."""
     trends = context["trends"]
     total = trends["total"]
-    if not total["previous"]:
+    if not total["previous"] or not (trends["rising"] or trends["falling"]):
         return None
-    lines = [
-        plain(
-            f"{total['count']} PRs against {total['previous']} the week before ({total['delta']:+d})."
-        )
-    ]
+    lines = []
     for label, rows in (("Rising", trends["rising"]), ("Falling", trends["falling"])):
         if rows:
-            parts = [f"{r['area']} {r['previous']} → {r['count']}" for r in rows[:4]]
+            parts = [f"{r['area']} {r['previous']} → {r['count']}" for r in rows[:_MOVES]]
             lines.append(f"**{label}:** {plain('; '.join(parts))}.")
-    if trends["quiet_areas"]:
-        lines.append(f"**Quiet this week:** {plain(', '.join(trends['quiet_areas'][:6]))}.")
     return {"heading": "Week over Week", "bullets": lines}
 
 
@@ -161,12 +159,17 @@ def first_timers(count: int, context: dict[str, Any]) -> str:
 
 
 def people(context: dict[str, Any], *, list_pushes: bool = True) -> dict[str, Any] | None:
+    """First-time contributors and direct pushes; nothing when there are neither (a bare
+    count of authors carries nothing a reader acts on)."""
     counts = context["counts"]
     lines = []
     first = context["first_time_authors"]
+    if not first and not context["direct_pushes"]:
+        return None
     line = f"{plural(counts['authors'], 'author')} landed changes"
     if first:
-        names = ", ".join(first[:8]) + (f" and {len(first) - 8} more" if len(first) > 8 else "")
+        unnamed = len(first) - _NAMES
+        names = ", ".join(first[:_NAMES]) + (f" and {unnamed} more" if unnamed > 0 else "")
         line += f"; {first_timers(len(first), context)}: {names}"
     lines.append(plain(line + "."))
     pushes = context["direct_pushes"]

@@ -13,8 +13,14 @@ import re
 from collections import Counter
 from typing import Any
 
-from ..analyze.english import plural, sentence_case
-from ..analyze.families import MIN_SECTION, member_name, plan_sections
+from ..analyze.english import as_clause, plural, sentence_case, verb_base
+from ..analyze.families import (
+    MIN_SECTION,
+    OTHER_AREAS,
+    OTHER_SHARE,
+    member_name,
+    plan_sections,
+)
 from ..kinds import LABELS as _KIND_LABELS
 from ..render.markdown import code, inline, plain, table_cell
 from .digest_blocks import Ledger, more_prs, theme_label
@@ -31,6 +37,12 @@ _KIND_SINGULAR = {
 }
 _LINE_CITES = 2  # PRs a member's line cites, within the budget
 _TOLD_PAST_BUDGET = 3  # a section's themes told past the budget (the references: 3–5)
+TABLE_SECTIONS = 6  # sections of their own (Other Areas aside) a Summary Table needs
+_NAMED_REST = 2  # in a tiny week, an area's untold PRs up to this many are named, not counted
+TINY_WEEK = 10  # PRs of a week read in under a minute
+_SMALL_SECTION = 2  # a section this small goes back to Other Areas when it has room
+_FAMILY_LINES = 4  # member areas a family section tells line by line; the rest are listed
+_TAIL_NAMED = 6  # lone PRs the tail line names; the rest it counts
 
 
 def citation_budget(prs: int) -> int:
@@ -42,12 +54,16 @@ def citation_budget(prs: int) -> int:
 
 def sections(
     context: dict[str, Any], ledger: Ledger
-) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
-    """The numbered sections and the Summary Table's rows."""
+) -> tuple[list[dict[str, Any]], list[dict[str, str]], str]:
+    """The numbered sections, the Summary Table's rows and the tail line of lone PRs."""
     areas = {a["name"]: a for a in context["areas"]}
-    plan = context.get("sections") or plan_sections(context["areas"], context["counts"]["prs"])
+    plan, lone = _without_lone_areas(
+        context.get("sections") or plan_sections(context["areas"], context["counts"]["prs"]), areas
+    )
+    plan = _small_into_other(plan, context["counts"]["prs"])
     has_previous = bool(context["counts"]["previous_prs"])
-    budget = citation_budget(context["counts"]["prs"])
+    total = context["counts"]["prs"]
+    budget = citation_budget(total)
     out: list[dict[str, Any]] = []
     table: list[dict[str, str]] = []
     for entry in plan:
@@ -59,7 +75,9 @@ def sections(
         news = component_bullets(context, ledger, entry["areas"])
         budget += ledger.citations - told
         if entry["kind"] == "area":
-            section = _area_section(members[0], index, has_previous, ledger, budget)
+            section = _area_section(
+                members[0], index, has_previous, ledger, budget, total <= TINY_WEEK
+            )
             table.append(_table_row(members[0], ledger))
         elif entry["kind"] == "family":
             section = _family_section(entry, members, index, has_previous, ledger, budget)
@@ -74,11 +92,135 @@ def sections(
     if out:  # components of an area no section holds (a direct push's) close the last one
         planned = [name for entry in plan for name in entry["areas"]]
         out[-1]["bullets"] += component_bullets(context, ledger, besides=planned)
-    return out, table
+    tail = _tail([areas[name] for name in lone], ledger, budget)
+    # the table sums up a week of several sections; for fewer, the headings say it all
+    own = sum(entry["kind"] != "other" for entry in plan)
+    return out, table if own >= TABLE_SECTIONS else [], tail
+
+
+def _without_lone_areas(
+    plan: list[dict[str, Any]], areas: dict[str, dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The plan without areas of a single PR, and those areas: a lone PR is a line in the
+    tail, not a section nor a member line of Other Areas (which goes when it holds none)."""
+    out: list[dict[str, Any]] = []
+    lone: list[str] = []
+    for entry in plan:
+        if entry["kind"] == "family":
+            out.append(entry)
+            continue
+        alone = [name for name in entry["areas"] if areas[name]["count"] < 2]
+        lone += alone
+        kept = [name for name in entry["areas"] if name not in alone]
+        if kept:
+            out.append(
+                {
+                    **entry,
+                    "areas": kept,
+                    "count": sum(areas[name]["count"] for name in kept),
+                    "previous_count": sum(areas[name]["previous_count"] for name in kept),
+                }
+            )
+    return out, lone
+
+
+def _small_into_other(plan: list[dict[str, Any]], total: int) -> list[dict[str, Any]]:
+    """Sections of two PRs the plan made to keep Other Areas small, back in Other Areas
+    now that the lone PRs left it for the tail line: smallest first, while Other Areas
+    holds at most its share of the window."""
+    other = next((e for e in plan if e["kind"] == "other"), None)
+    held = other["count"] if other else 0
+    small = sorted(
+        (e for e in plan if e["kind"] == "area" and e["count"] <= _SMALL_SECTION),
+        key=lambda e: (e["count"], -plan.index(e)),
+    )
+    moved = []
+    for entry in small:
+        if (held + entry["count"]) > OTHER_SHARE * total:
+            break
+        held += entry["count"]
+        moved.append(entry)
+    if not moved:
+        return plan
+    moved.sort(key=plan.index)
+    kept = [e for e in plan if e not in moved and e["kind"] != "other"]
+    joined = moved + ([other] if other else [])
+    return kept + [
+        {
+            "heading": OTHER_AREAS,
+            "kind": "other",
+            "family": None,
+            "areas": [name for e in joined for name in e["areas"]],
+            "count": held,
+            "previous_count": sum(e["previous_count"] for e in joined),
+        }
+    ]
+
+
+def _weight(area: dict[str, Any], ledger: Ledger) -> float:
+    """An area's strongest PR by the analysis' score (size, reach, stated results)."""
+    return max((ledger.prs[str(n)]["score"] for n in area["prs"] if ledger.has(n)), default=0.0)
+
+
+def _lower_verb(sentence: str) -> str:
+    """`Fixes X` → `fixes X` mid-line; a name (`Parakeet`, `TOSA`, `Add`-less) keeps its case."""
+    first, _, rest = sentence.partition(" ")
+    if first[:1].isupper() and first[1:].islower() and verb_base(first):
+        return first.lower() + (f" {rest}" if rest else "")
+    return sentence
+
+
+def _tail(lone: list[dict[str, Any]], ledger: Ledger, budget: int) -> str:
+    """`**Also, one PR each in 2 more areas:** Docs: updates … ([PR#1]); CI: fixes …
+    ([PR#2]).`: every lone PR counted, the first ones named."""
+    said = []
+    # a lone PR that is part of a series told in another area is said there, not again
+    elsewhere = [a for a in lone if not a["themes"] and not a["rest"]["count"]]
+    # past the citation budget, a line cites the two PRs it says most of; the rest counted.
+    # The weightiest lone PRs are named (by the analysis' score), in the areas' order.
+    room = _TAIL_NAMED if ledger.citations < budget else _LINE_CITES
+    candidates = [a for a in lone if a not in elsewhere]
+    chosen = sorted(candidates, key=lambda a: -_weight(a, ledger))[:room]
+    named = [a for a in lone if a in chosen]
+    for area in named:
+        label = _label(area, ledger)
+        name = inline(label) if "`" in label else plain(label)
+        theme = area["themes"][0] if area["themes"] else None
+        first = next((n for n in area["prs"] if ledger.has(n)), None)
+        if theme is not None and theme["prs"]:
+            # a series (its other parts landed elsewhere) cites every part it speaks of
+            sentence = theme["sentence"]
+            numbers = theme["prs"] if theme.get("series") else theme["prs"][:1]
+        elif first is not None:
+            sentence = sentence_case(as_clause(ledger.prs[str(first)]["clean_title"]))
+            numbers = [first]
+        else:
+            continue
+        text = f"{name}: {inline(_lower_verb(sentence.rstrip('.')))}"
+        cites = ledger.cite_all(numbers)
+        said.append(text + (f" ({cites})" if cites else ""))
+    rest = [a for a in candidates if a not in named]
+    if rest:
+        said.append(
+            f"and {plural(len(rest), 'more PR')} in "
+            + plain(", ".join(_label(a, ledger) for a in rest[:3]))
+            + (" and others" if len(rest) > 3 else "")
+        )
+    if elsewhere:
+        said.append(plain(", ".join(_label(a, ledger) for a in elsewhere)) + " (in a series above)")
+    if not said:
+        return ""
+    head = f"one PR each in {plural(len(lone), 'more area')}" if len(lone) > 1 else "one PR in"
+    return f"**Also, {head}:** {'; '.join(said)}."
 
 
 def _area_section(
-    area: dict[str, Any], index: int, has_previous: bool, ledger: Ledger, budget: int
+    area: dict[str, Any],
+    index: int,
+    has_previous: bool,
+    ledger: Ledger,
+    budget: int,
+    tiny: bool = False,
 ) -> dict[str, Any]:
     bullets = []
     skipped = 0
@@ -92,7 +234,7 @@ def _area_section(
             bullets.append(_lead_bullet(theme, ledger))
         else:
             skipped += len(theme["members"])
-    also = _also_bullet(area, skipped)
+    also = _also_bullet(area, ledger, skipped, tiny)
     if also:
         bullets.append({"text": also, "sub": []})
     label = _label(area, ledger)
@@ -124,13 +266,23 @@ def _family_section(
         "kinds": kinds,
     }
     across = f" across {len(members)} areas"
+    told = members
+    if len(members) > _FAMILY_LINES + 1:  # the members whose work weighs most, in order
+        chosen = sorted(members, key=lambda a: -_weight(a, ledger))[:_FAMILY_LINES]
+        told = [a for a in members if a in chosen]
     bullets = [
         {
             "text": _member_line(a, member_name(a["name"], entry["family"]), ledger, budget),
             "sub": [],
         }
-        for a in members
+        for a in told
     ]
+    rest = [a for a in members if a not in told]
+    if rest:  # the smallest members, by name and count: the section stays selective
+        listed = ", ".join(
+            f"{member_name(a['name'], entry['family'])} ({a['count']})" for a in rest
+        )
+        bullets.append({"text": f"**Also:** {plain(listed)}.", "sub": []})
     return {
         "index": index,
         "heading": plain(entry["heading"]),
@@ -167,7 +319,9 @@ def _member_line(area: dict[str, Any], label: str, ledger: Ledger, budget: int) 
     quoted = [n for n in _quotes(theme) if ledger.has(n) and n not in figure_prs]
     others = [n for n in theme["prs"] if ledger.has(n) and n not in figure_prs + quoted]
     room = _LINE_CITES - len(figures) if ledger.citations < budget else 0
-    cited = quoted[:_LINE_CITES] + others[: max(0, room - len(quoted))]
+    # a series' sentence speaks of every part: its line cites them all
+    told = len(quoted) if theme.get("series") else _LINE_CITES
+    cited = quoted[:told] + others[: max(0, room - len(quoted))]
     if cited:
         text += f" ({ledger.cite_all(cited)})"
     for fig in figures:
@@ -232,6 +386,8 @@ def _other_section(
 
 
 def _intro(area: dict[str, Any], has_previous: bool, across: str = "") -> str:
+    """`15 PRs, up from 3 · mostly internal`: the count, its movement, and the kind of
+    work when one kind is most of it (a list of every kind is padding)."""
     count, before = area["count"], area["previous_count"]
     if not has_previous:  # no data for the week before: say nothing about movement
         movement = ""
@@ -240,12 +396,13 @@ def _intro(area: dict[str, Any], has_previous: bool, across: str = "") -> str:
     elif count == before:
         movement = "as many as the week before"
     else:
-        movement = f"{'up' if count > before else 'down'} from {before} the week before"
+        movement = f"{'up' if count > before else 'down'} from {before}"
     # most common first, whatever order the context's mapping came in (JSON sorts keys)
     ranked = sorted(area["kinds"].items(), key=lambda kv: (-kv[1], kv[0]))
-    kinds = [_kind_count(kind, n) for kind, n in ranked[:3]]
     text = f"{plural(count, 'PR')}{across}" + (f", {movement}" if movement else "")
-    return plain(text + (" · " + ", ".join(kinds) if kinds else ""))
+    if ranked and count >= 3 and ranked[0][1] * 3 >= count * 2:
+        text += f" · mostly {_KIND_LABELS.get(ranked[0][0], ranked[0][0].replace('_', ' '))}"
+    return plain(text)
 
 
 def _kind_count(kind: str, n: int) -> str:
@@ -282,7 +439,13 @@ def _points_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
 
 
 def _sentence_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
-    figures = [f for f in theme["figures"] if ledger.figure_ok(f["text"], f["pr"])]
+    # a figure the sentence already states (its title's own words) is not quoted twice
+    said = theme["sentence"].lower()
+    figures = [
+        f
+        for f in theme["figures"]
+        if ledger.figure_ok(f["text"], f["pr"]) and f["text"].lower().rstrip(".") not in said
+    ]
     figure_prs = {f["pr"] for f in figures}
     sentence = theme["sentence"].rstrip(".")
     cites = ledger.cite_all([n for n in theme["prs"] if n not in figure_prs])
@@ -305,7 +468,8 @@ def _lead_bullet(theme: dict[str, Any], ledger: Ledger) -> dict[str, Any]:
         sentence, leads = points[0]["text"], [points[0]["pr"]]
     else:
         sentence = theme["sentence"]
-        leads = [n for n in _quotes(theme) if ledger.has(n)][:_LINE_CITES]
+        told = None if theme.get("series") else _LINE_CITES
+        leads = [n for n in _quotes(theme) if ledger.has(n)][:told]
     text = f"{theme_label(theme)}{inline(sentence.rstrip('.'))}"
     if leads:
         text += f" ({ledger.cite_all(leads)})"
@@ -321,11 +485,21 @@ def _quotes(theme: dict[str, Any]) -> list[int]:
     return list(theme["quotes"] if "quotes" in theme else theme["prs"][:1])
 
 
-def _also_bullet(area: dict[str, Any], skipped: int = 0) -> str:
+def _also_bullet(area: dict[str, Any], ledger: Ledger, skipped: int = 0, tiny: bool = False) -> str:
     rest = area["rest"]
     count = rest["count"] + skipped
     if count <= 0:
         return ""
+    named = [n for n in rest.get("prs", ()) if ledger.has(n)]
+    limit = _NAMED_REST if tiny else 1
+    if not skipped and 0 < len(named) == count <= limit and not rest["reverts"]:
+        # "1 more PR" hides a PR a short list would name for the same words
+        said = [
+            f"{inline(_lower_verb(as_clause(ledger.prs[str(n)]['clean_title']).rstrip('.')))} ({ledger.cite(n)})"
+            for n in named
+        ]
+        said[0] = said[0][:1].upper() + said[0][1:]
+        return f"**Also:** {'; '.join(said)}."
     text = f"**Also:** {plural(count, 'more PR')}"
     paths = [f"{code(path)} ({n})" for path, n in rest["top_paths"] if n >= 2][:2]
     if paths:

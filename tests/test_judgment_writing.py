@@ -1,0 +1,206 @@
+"""Judgment in the deterministic digest (issue "Judgment"), through the real entry point:
+`prdigest sync --jsonl` of records written here, then `prdigest digest`.
+
+- a series only on evidence the PRs give (a ghstack list, a stated continuation, part
+  markers), told once where most of it lands, all its parts cited; never on shared words;
+- a bullet keeps the subject its title's prefix carried;
+- the length follows the week: a small week is short, has no section for a lone PR, no
+  fixed block that carries nothing, no "1 more PR" hiding a PR, no Markdown escapes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from helpers import run_cli
+
+REPO = "acme/widgets"
+WEEK = "2026-W07"  # Monday 2026-02-09
+_LINK = re.compile(r"\[PR#(\d+)\]")
+_WORD = re.compile(r"[A-Za-z0-9][\w'’.-]*")
+
+
+def _record(
+    number: int,
+    title: str,
+    path: str,
+    *,
+    body: str = "",
+    author: str = "Ada",
+    day: int = 10,
+    lines: int = 20,
+) -> dict[str, Any]:
+    when = f"2026-02-{day:02d}T{10 + number % 10:02d}:00:00Z"
+    email = f"{author.lower()}@example.com"
+    return {
+        "repo": REPO,
+        "number": number,
+        "number_source": "title",
+        "sha": f"{number:040x}",
+        "parents": [],
+        "title": title,
+        "body": body,
+        "author_name": author,
+        "author_email": email,
+        "committer_name": author,
+        "committer_email": email,
+        "committed_at": when,
+        "authored_at": when,
+        "files": [{"path": path, "additions": lines, "deletions": 1}],
+        "trailers": {},
+    }
+
+
+def _digest(tmp_path: Path, records: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    jsonl = tmp_path / "records.jsonl"
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    db = tmp_path / "store.db"
+    synced = run_cli("sync", REPO, "--jsonl", str(jsonl), db=db)
+    assert synced.exit_code == 0, synced.output
+    markdown = run_cli("digest", REPO, "--week", WEEK, db=db)
+    assert markdown.exit_code == 0, markdown.output
+    context = run_cli("digest", REPO, "--week", WEEK, "--format", "json", db=db)
+    return markdown.stdout, json.loads(context.stdout)
+
+
+def _stack_body(numbers: list[int], me: int) -> str:
+    lines = [f"* {'__->__ ' if n == me else ''}#{n}" for n in sorted(numbers, reverse=True)]
+    return "Stack from [ghstack](https://github.com/ezyang/ghstack):\n" + "\n".join(lines)
+
+
+def _filler(start: int, count: int) -> list[dict[str, Any]]:
+    """Unrelated PRs in a third area, so the week has sections to file things in."""
+    topics = ["tokenizer cache", "retry budget", "config loader", "plugin registry", "log format"]
+    return [
+        _record(
+            start + i,
+            f"Improve {topics[i % len(topics)]} handling",
+            f"widgets/core/mod{i}.py",
+            author=f"Dev{i}",
+        )
+        for i in range(count)
+    ]
+
+
+def _series_lines(markdown: str) -> list[str]:
+    """Lines that speak of a series and cite PRs (what a reader checks against them)."""
+    return [
+        line
+        for line in markdown.splitlines()
+        if re.search(r"(?i)\bseries\b", line) and _LINK.search(line)
+    ]
+
+
+def test_shared_title_words_make_no_series(tmp_path: Path) -> None:
+    """`mx: support X` and `nvfp4: support X` by one author share every word of their
+    cleaned titles, yet nothing says they are one effort: no series (they were one)."""
+    records = [
+        _record(101, "mx: support inference_mode and rank 3+", "widgets/formats/mx.py"),
+        _record(102, "nvfp4: support inference_mode and rank 3", "widgets/formats/nvfp4.py"),
+        _record(103, "Rename window scheduler fields", "widgets/formats/sched.py", author="Bo"),
+        *_filler(110, 6),
+    ]
+    markdown, _ = _digest(tmp_path, records)
+    assert _series_lines(markdown) == [], markdown
+
+
+def test_a_stack_across_areas_is_one_series_told_where_most_of_it_lands(
+    tmp_path: Path,
+) -> None:
+    """A three-PR ghstack, two PRs in one area and one in another, plus a PR that says it
+    follows up one of them: one line, in the area holding most of it, citing all four."""
+    stack = [201, 202, 203]
+    records = [
+        _record(201, "Add mesh axis registry", "widgets/mesh/axes.py", body=_stack_body(stack, 201)),
+        _record(202, "Use mesh axis registry in planner", "widgets/mesh/plan.py", body=_stack_body(stack, 202)),
+        _record(203, "Expose mesh axes in the CLI", "widgets/cli/main.py", body=_stack_body(stack, 203)),
+        _record(204, "Tidy mesh axis docstrings", "widgets/mesh/doc.py", body="Follow-up to #201, as promised."),
+        _record(205, "Speed up cli startup", "widgets/cli/boot.py", author="Cy"),
+        _record(206, "Colour cli errors", "widgets/cli/err.py", author="Cy"),
+        *_filler(210, 6),
+    ]  # fmt: skip
+    markdown, context = _digest(tmp_path, records)
+    lines = _series_lines(markdown)
+    assert len(lines) == 1, markdown
+    assert {int(n) for n in _LINK.findall(lines[0])} == {201, 202, 203, 204}
+    assert "four-part series" in lines[0]
+    home, away = context["prs"]["201"]["area"], context["prs"]["203"]["area"]
+    assert home != away  # each PR is still counted in its own area
+    section = next(s for s in markdown.split("\n### ") if lines[0] in s)
+    heading, _, _ = section.partition("\n")
+    # told in the area holding three of its four PRs: its section, or its line in the tail
+    assert heading.endswith(f". {home}") or lines[0].startswith(f"*   **{home}**"), section
+
+
+def test_a_bullet_keeps_the_subject_its_prefix_carried(tmp_path: Path) -> None:
+    """`ParallelismConfig: add to_json` adds `ParallelismConfig.to_json`; `mxfp8 moe:
+    enable ep=1` enables ep=1 for mxfp8 moe, not for nothing."""
+    records = [
+        _record(301, "ParallelismConfig: add to_json", "widgets/parallel/config.py", lines=90),
+        _record(302, "mxfp8 moe: enable ep=1", "widgets/moe/mxfp8.py", author="Bo", lines=80),
+        *_filler(310, 4),
+    ]
+    markdown, _ = _digest(tmp_path, records)
+    assert "`ParallelismConfig.to_json`" in markdown, markdown
+    line = next(line for line in markdown.splitlines() if "ep=1" in line and "PR#302" in line)
+    assert "mxfp8" in line, line
+
+
+def _words(markdown: str) -> int:
+    """Words as a reader counts them: link targets and `PR#N` labels are not read."""
+    text = re.sub(r"\[(PR#\d+)\]\([^)]*\)", "", markdown)
+    return len(_WORD.findall(re.sub(r"https?://\S+", "", text)))
+
+
+def test_a_small_week_reads_in_under_a_minute(tmp_path: Path) -> None:
+    """Seven PRs (and a week before, so every fixed block could speak): under 200 words,
+    no section for a lone PR, no block that carries nothing (no Summary Table, no Week over
+    Week repeating the total, no bare count of authors), no "1 more PR" hiding a PR, and
+    no Markdown escape a reader of the plain text would see."""
+    before = [
+        _record(
+            400 + i, f"Improve parser speed part {i}", "widgets/parser/p.py", day=3, author="Ann"
+        )
+        for i in range(1, 4)
+    ] + [_record(404, "Fix loader race", "widgets/loader/l.py", day=4, author="Ann")]
+    week = [
+        _record(501, "Cut parser memory by ~15% on large inputs", "widgets/parser/mem.py", author="Ann"),
+        _record(502, "Add streaming mode to the parser", "widgets/parser/stream.py", author="Ann"),
+        _record(503, "Handle BOM in parser input", "widgets/parser/bom.py", author="Ann", lines=5),
+        _record(504, "Fix loader retry on ~/.cache paths", "widgets/loader/retry.py", author="Ann"),
+        _record(505, "Document the CLI flags", "docs/cli.md", author="Ann"),
+        _record(506, "Bump ruff in CI", "ci/lint.yml", author="Ann", lines=2),
+        _record(507, "Rename tracing hooks", "widgets/tracing/hooks.py", author="Ann"),
+    ]  # fmt: skip
+    markdown, context = _digest(tmp_path, before + week)
+    assert context["counts"]["prs"] == 7 and context["counts"]["previous_prs"] == 4
+    assert _words(markdown) <= 200, (_words(markdown), markdown)
+    for heading, count in re.findall(r"^### \d+\. (.+)\n\*(\d+) PRs?\b", markdown, re.M):
+        assert int(count) >= 2, (heading, markdown)  # a lone PR is no section
+    assert "### Summary Table" not in markdown and "| — |" not in markdown
+    assert "PRs against" not in markdown  # no Week over Week repeating the total
+    assert not re.search(r"^\*   \d+ authors? landed changes\.$", markdown, re.M)
+    assert not re.search(r"\*\*Also:\*\* 1 more PR", markdown)
+    assert not re.search(r"\\[~_\-]", markdown), markdown
+    cited = {int(n) for n in _LINK.findall(markdown)}
+    assert cited == {501, 502, 503, 504, 505, 506, 507}  # a tiny week names every PR
+
+
+def test_part_markers_across_areas_are_one_series(tmp_path: Path) -> None:
+    """`pt.2`, `pt.3`, `pt.4` of one title by one author, in two areas: one three-part
+    series, every part cited, however small the area it is told in."""
+    records = [
+        _record(601, "Add FP16 support to operators pt.2", "widgets/ops/a.py"),
+        _record(602, "Add FP16 support to operators pt.3", "widgets/ops/b.py"),
+        _record(603, "Add FP16 support to operators pt.4", "widgets/kernels/c.py"),
+        _record(604, "Add FP16 support to operators (reworked)", "widgets/ops/d.py", author="Bo"),
+        *_filler(610, 6),
+    ]
+    markdown, _ = _digest(tmp_path, records)
+    lines = _series_lines(markdown)
+    assert len(lines) == 1 and "three-part series" in lines[0], markdown
+    assert {int(n) for n in _LINK.findall(lines[0])} == {601, 602, 603}
+    assert len(re.findall(r"\[PR#603\]", markdown)) == 1  # told once, not again in its area
