@@ -1,0 +1,280 @@
+"""Breaking changes judged from what a PR says and changes (issue 19, class 1): the files'
+diffs (`patch` in JSONL records) are stored, read for the public names a PR removes or
+renames, and weighed against the title. Through the real entry points: `prdigest sync
+--jsonl` of a file written here, then `prdigest digest`."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from helpers import run_cli
+
+REPO = "acme/trainer"
+WEEK = "2026-W07"  # 2026-02-09 .. 2026-02-15
+
+
+def _record(number: int, title: str, files: list[dict[str, Any]], *, body: str = "",
+            day: int = 10) -> dict[str, Any]:  # fmt: skip
+    return {
+        "repo": REPO,
+        "number": number,
+        "sha": f"{number:040x}",
+        "parents": [f"{number - 1:040x}"],
+        "title": title,
+        "body": body,
+        "author_name": "A",
+        "author_email": f"a{number}@example.com",
+        "committed_at": f"2026-02-{day:02d}T12:00:00Z",
+        "authored_at": f"2026-02-{day:02d}T11:00:00Z",
+        "files": files,
+    }
+
+
+def _file(path: str, patch: str | None) -> dict[str, Any]:
+    lines = (patch or "").splitlines()
+    entry: dict[str, Any] = {
+        "path": path,
+        "additions": sum(1 for line in lines if line.startswith("+")),
+        "deletions": sum(1 for line in lines if line.startswith("-")),
+    }
+    if patch is not None:
+        entry["patch"] = patch
+    return entry
+
+
+# "[ROCm] Remove check for hip support …" whose body says ROCm now supports it: enables
+ENABLEMENT = _record(
+    101,
+    "[ROCm] Remove check for hip support for symmetric memory",
+    [_file("trainer/distributed/symmetric_memory.py", (
+        "@@ -40,9 +40,6 @@ def enable_symm_mem(group):\n"
+        "     if group is None:\n"
+        "         group = default_group()\n"
+        "-    if torch.version.hip:\n"
+        "-        raise RuntimeError(\"symmetric memory is not supported on ROCm\")\n"
+        "-\n"
+        "     return _enable(group)\n"
+    ))],
+    body="ROCm now supports symmetric memory, so the check is no longer needed.",
+)  # fmt: skip
+# "Deprecate …" whose diff deletes the classes and the config fields: breaks
+DEPRECATE_BUT_DELETE = _record(
+    102,
+    "Deprecate expert tensor parallel",
+    [
+        _file("trainer/distributed/expert_parallel.py", (
+            "@@ -80,20 +80,6 @@ class ExpertParallel(ParallelStyle):\n"
+            "         return module\n"
+            " \n"
+            " \n"
+            "-class ExpertTensorParallel(ExpertParallel):\n"
+            "-    def __init__(self, tp_mesh):\n"
+            "-        super().__init__()\n"
+            "-        self.tp_mesh = tp_mesh\n"
+            "-\n"
+            "-    def _partition_fn(self, name, module, mesh):\n"
+            "-        return module\n"
+            "-\n"
+            "-\n"
+            " class ReordererSequenceParallel(ParallelStyle):\n"
+        )),
+        _file("trainer/config/job_config.py", (
+            "@@ -300,8 +300,6 @@ class Parallelism:\n"
+            "     expert_parallel_degree: int = 1\n"
+            "-    expert_tensor_parallel_degree: int = 1\n"
+            "-    etp_mesh_axis: str = \"etp\"\n"
+            "     context_parallel_degree: int = 1\n"
+        )),
+    ],
+    body="Expert tensor parallel is rarely used and complicates the mesh. Use expert "
+    "parallel with tensor parallel instead.",
+)  # fmt: skip
+# CLI flags dropped, "breaking" said nowhere: breaks
+DROPPED_FLAGS = _record(
+    103,
+    "Simplify parallelism setup in the llama example",
+    [_file("examples/llama/train.py", (
+        "@@ -20,14 +20,6 @@ def build_parser():\n"
+        "     parser = argparse.ArgumentParser()\n"
+        "     parser.add_argument(\"--steps\", type=int, default=100)\n"
+        "-    parser.add_argument(\"--use_tp\", action=\"store_true\")\n"
+        "-    parser.add_argument(\n"
+        "-        \"--tp_size\",\n"
+        "-        type=int,\n"
+        "-        default=1,\n"
+        "-    )\n"
+        "     return parser\n"
+    ))],
+    body="The example now reads the parallelism from the mesh.",
+)  # fmt: skip
+# a config field renamed, "breaking" said nowhere: breaks
+RENAMED_FIELD = _record(
+    104,
+    "Tidy the checkpoint settings",
+    [_file("trainer/config.py", (
+        "@@ -10,7 +10,7 @@ class CheckpointConfig:\n"
+        "     enable: bool = False\n"
+        "-    checkpoint_dir: str = \"checkpoints\"\n"
+        "+    checkpoint_folder: str = \"checkpoints\"\n"
+        "     interval: int = 500\n"
+    ))],
+)  # fmt: skip
+# a title that removes an "API" whose diff touches only tests and private code: no break
+INTERNAL_ONLY = _record(
+    105,
+    "Remove the legacy runner API",
+    [
+        _file("tests/test_runner.py", (
+            "@@ -1,6 +1,3 @@\n"
+            "-def test_legacy_runner():\n"
+            "-    assert run_legacy() == 0\n"
+            "-\n"
+            " def test_runner():\n"
+        )),
+        _file("trainer/_runner_impl.py", (
+            "@@ -1,5 +1,2 @@\n"
+            "-def run_legacy():\n"
+            "-    return 0\n"
+            "-\n"
+            " def run():\n"
+        )),
+    ],
+)  # fmt: skip
+# a name added on Monday and removed on Thursday of the same week: unreleased, no break
+ADDED_IN_WINDOW = _record(
+    106,
+    "Add the warmup_schedule API",
+    [_file("trainer/schedules.py", (
+        "@@ -1,3 +1,6 @@\n"
+        " import math\n"
+        "+\n"
+        "+def warmup_schedule(step):\n"
+        "+    return min(1.0, step / 100)\n"
+    ))],
+    day=9,
+)  # fmt: skip
+REMOVED_IN_WINDOW = _record(
+    107,
+    "Remove the warmup_schedule API",
+    [_file("trainer/schedules.py", (
+        "@@ -1,6 +1,3 @@\n"
+        " import math\n"
+        "-\n"
+        "-def warmup_schedule(step):\n"
+        "-    return min(1.0, step / 100)\n"
+    ))],
+    day=12,
+)  # fmt: skip
+# no diff at all (a source without patches): the description names what goes
+BODY_ONLY = _record(
+    108,
+    "Pick the communication backend with one option",
+    [{"path": "trainer/comm.py", "additions": 12, "deletions": 9}],
+    body="`--comm.mode torchcomms` replaces `--comm.use_torchcomms`. Pass "
+    "`--comm.mode torchcomms` instead of the old switch.",
+)  # fmt: skip
+FILLER = [
+    _record(110 + i, f"Speed up the data loader, step {i}", [_file(f"trainer/data/loader{i}.py", (
+        "@@ -5,3 +5,4 @@ def load(batch):\n     x = batch\n+    x = x.pin_memory()\n     return x\n"
+    ))])
+    for i in range(3)
+]  # fmt: skip
+ALL = [ENABLEMENT, DEPRECATE_BUT_DELETE, DROPPED_FLAGS, RENAMED_FIELD, INTERNAL_ONLY,
+       ADDED_IN_WINDOW, REMOVED_IN_WINDOW, BODY_ONLY, *FILLER]  # fmt: skip
+
+
+def _digest(tmp_path: Path, records: list[dict[str, Any]]) -> str:
+    source = tmp_path / "prs.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    db = tmp_path / "s.db"
+    synced = run_cli("sync", REPO, "--jsonl", str(source), db=db)
+    assert synced.exit_code == 0, synced.output
+    result = run_cli("digest", REPO, "--week", WEEK, "--writer", "deterministic", db=db)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _flagged(markdown: str) -> dict[int, str]:
+    """PR number → the callout bullet that flags it."""
+    out = {}
+    for line in markdown.splitlines():
+        found = re.match(r"^\*\s+\*\*(Breaking|Deprecation|New default):\*\*", line)
+        if found:
+            for number in re.findall(r"PR#(\d+)", line):
+                out[int(number)] = line
+    return out
+
+
+def test_a_removed_check_for_what_is_now_supported_is_no_break(tmp_path: Path) -> None:
+    flagged = _flagged(_digest(tmp_path, ALL))
+    assert 101 not in flagged, flagged.get(101)
+
+
+def test_a_deprecation_whose_diff_deletes_the_names_is_a_break_naming_them(
+    tmp_path: Path,
+) -> None:
+    line = _flagged(_digest(tmp_path, ALL))[102]
+    assert line.startswith("*   **Breaking:**"), line
+    for name in ("ExpertTensorParallel", "Parallelism.expert_tensor_parallel_degree"):
+        assert f"`{name}`" in line, line
+    assert "“Use expert parallel with tensor parallel instead.”" in line  # the migration
+
+
+def test_dropped_cli_flags_break_without_the_word(tmp_path: Path) -> None:
+    line = _flagged(_digest(tmp_path, ALL))[103]
+    assert line.startswith("*   **Breaking:**"), line
+    assert "`--use_tp`" in line and "`--tp_size`" in line, line
+    assert "`--steps`" not in line
+
+
+def test_a_renamed_config_field_breaks_and_says_to_what(tmp_path: Path) -> None:
+    line = _flagged(_digest(tmp_path, ALL))[104]
+    assert line.startswith("*   **Breaking:**"), line
+    assert (
+        "renames `CheckpointConfig.checkpoint_dir` to `CheckpointConfig.checkpoint_folder`" in line
+    )
+
+
+def test_removing_test_and_private_code_is_no_break(tmp_path: Path) -> None:
+    flagged = _flagged(_digest(tmp_path, ALL))
+    assert 105 not in flagged, flagged.get(105)
+
+
+def test_removing_what_the_same_window_added_is_no_break(tmp_path: Path) -> None:
+    flagged = _flagged(_digest(tmp_path, ALL))
+    assert 107 not in flagged, flagged.get(107)
+    # alone in its week, the same removal of a released name breaks
+    (tmp_path / "alone").mkdir()
+    alone = _flagged(_digest(tmp_path / "alone", [REMOVED_IN_WINDOW, *FILLER]))
+    assert alone[107].startswith("*   **Breaking:**") and "warmup_schedule" in alone[107], alone
+
+
+def test_without_a_diff_the_description_names_what_breaks(tmp_path: Path) -> None:
+    line = _flagged(_digest(tmp_path, ALL))[108]
+    assert line.startswith("*   **Breaking:**"), line
+    assert "renames `--comm.use_torchcomms` to `--comm.mode`" in line, line
+
+
+def test_patches_are_stored_once_and_resynced_when_they_arrive(tmp_path: Path) -> None:
+    plain = [
+        {**r, "files": [{k: v for k, v in f.items() if k != "patch"} for f in r["files"]]}
+        for r in ALL
+    ]
+    source, db = tmp_path / "prs.jsonl", tmp_path / "s.db"
+    source.write_text("".join(json.dumps(r) + "\n" for r in plain), encoding="utf-8")
+    assert run_cli("sync", REPO, "--jsonl", str(source), db=db).exit_code == 0
+    with_patches = tmp_path / "prs-patches.jsonl"
+    with_patches.write_text("".join(json.dumps(r) + "\n" for r in ALL), encoding="utf-8")
+    second = run_cli("sync", REPO, "--jsonl", str(with_patches), db=db)
+    assert second.exit_code == 0, second.output
+    conn = sqlite3.connect(db)
+    stored = dict(conn.execute("SELECT path, patch FROM files WHERE patch IS NOT NULL"))
+    assert stored["examples/llama/train.py"] == DROPPED_FLAGS["files"][0]["patch"]
+    count = conn.execute("SELECT COUNT(*) FROM files WHERE patch IS NOT NULL").fetchone()[0]
+    assert count == sum(1 for r in ALL for f in r["files"] if "patch" in f)
+    raws = [raw for (raw,) in conn.execute("SELECT raw FROM pull_requests")]
+    assert raws and not any('"patch"' in raw for raw in raws)  # kept once, in `files`
