@@ -6,8 +6,10 @@ renames, and weighed against the title. Through the real entry points: `prdigest
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -278,3 +280,50 @@ def test_patches_are_stored_once_and_resynced_when_they_arrive(tmp_path: Path) -
     assert count == sum(1 for r in ALL for f in r["files"] if "patch" in f)
     raws = [raw for (raw,) in conn.execute("SELECT raw FROM pull_requests")]
     assert raws and not any('"patch"' in raw for raw in raws)  # kept once, in `files`
+
+
+def _git(repo: Path, *args: str, date: str = "2026-02-02T12:00:00Z") -> None:
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
+        "GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@example.com",
+        "GIT_COMMITTER_NAME": "A", "GIT_COMMITTER_EMAIL": "a@example.com",
+        "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date,
+    }  # fmt: skip
+    subprocess.run(["git", "-C", str(repo), *args], check=True, env=env, capture_output=True)
+
+
+TRAIN = """import argparse
+
+
+def build_parser():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps", type=int, default=100)
+{flags}    return parser
+"""
+
+
+def test_a_clone_gives_the_same_diff_reading(tmp_path: Path) -> None:
+    """`sync --git` reads each Python file's diff from the clone: the flags a commit drops
+    are named as the JSONL's patches would name them."""
+    repo = tmp_path / "clone"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    script = repo / "trainer" / "train.py"
+    script.parent.mkdir()
+    flags = '    parser.add_argument("--use_tp", action="store_true")\n'
+    flags += '    parser.add_argument(\n        "--tp_size",\n        type=int,\n    )\n'
+    script.write_text(TRAIN.format(flags=flags))
+    (repo / "README.md").write_text("trainer\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "Add the trainer (#1)")
+    script.write_text(TRAIN.format(flags=""))
+    (repo / "README.md").write_text("trainer, simpler\n")
+    _git(repo, "commit", "-qam", "Simplify the trainer's options (#2)", date="2026-02-10T12:00:00Z")
+    db = tmp_path / "s.db"
+    synced = run_cli("sync", REPO, "--git", str(repo), db=db)
+    assert synced.exit_code == 0, synced.output
+    patches = sqlite3.connect(db).execute("SELECT path, patch FROM files WHERE patch IS NOT NULL")
+    assert [path for path, _ in patches] == ["trainer/train.py"] * 2  # not README.md's
+    result = run_cli("digest", REPO, "--week", WEEK, "--writer", "deterministic", db=db)
+    line = _flagged(result.stdout)[2]
+    assert line.startswith("*   **Breaking:**") and "`--use_tp` and `--tp_size`" in line, line

@@ -24,7 +24,18 @@ from dataclasses import dataclass
 
 from ..models import PullRequest
 from ..reading import is_revert, parse_title
-from ..reading.api_changes import CLASS, FIELD, FLAG, MODULE, ApiChanges, ApiName, read_diff
+from ..reading.api_changes import (
+    CLASS,
+    ENV,
+    FIELD,
+    FLAG,
+    FUNCTION,
+    METHOD,
+    MODULE,
+    ApiChanges,
+    ApiName,
+    read_diff,
+)
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
 
 BREAKING, DEPRECATION, DEFAULT = "breaking", "deprecation", "default"
@@ -198,8 +209,10 @@ _SAYS_BREAKS = re.compile(
     r"\b(?:has|have) been (?:removed|renamed|deleted)\b|\bmust (?:now )?(?:use|pass|migrate)\b"
 )
 _SAYS_REMOVAL = re.compile(
-    r"(?i)\b(?:remov|delet|drop|kill|renam|deprecat|mov)\w*\b|\bphas\w* out\b|\bmake \S+ private\b"
+    r"(?i)\b(?:remov|delet|drop|kill|renam|deprecat|mov)\w*\b|\bphas\w* out\b|\bmake\b(?=.*\bprivate\b)"
 )
+# folding several things into one removes the several: their classes, functions, modules
+_SAYS_FOLDING = re.compile(r"(?i)\b(?:consolidat|unif|merg|replac)\w*\b")
 _STOP = frozenset(
     {"remove", "removes", "removed", "delete", "deletes", "deleted", "drop", "drops", "rename",
      "renames", "deprecate", "deprecates", "move", "moves", "make", "private", "the", "and",
@@ -222,7 +235,7 @@ def _weighed(
             return None  # the diff removes or renames no public name
         return _with(found, changes)
     if found is not None and found.kind == DEPRECATION:
-        if strong or (weak and _about(text, weak)):
+        if strong or (weak and _about(text, weak, _DEPRECATE_VERB)):
             names = _shown(changes)
             return _with(
                 _retold(found, BREAKING, f"removes {names} it says it deprecates"), changes
@@ -232,21 +245,22 @@ def _weighed(
         return _with(found, changes)
     if strong:
         return _diff_break(changes, text, pr, "removes or renames a public option")
-    if weak and (
-        _SAYS_BREAKS.search(pr.body) or (_SAYS_REMOVAL.search(text) and _about(text, weak))
-    ):
+    if weak and (_SAYS_BREAKS.search(pr.body) or _about(text, weak, _SAYS_REMOVAL)):
         return _diff_break(changes, text, pr, "removes or renames a public API")
+    whole = [n for n in weak if n.kind in (CLASS, FUNCTION)]
+    if whole and _about(text, whole, _SAYS_FOLDING):
+        return _diff_break(changes, text, pr, "replaces a public API")
     return None
 
 
 def _strong(changes: ApiChanges) -> list[ApiName]:
     """Removed or renamed names that break users whatever the title says: CLI flags,
     config classes and their fields."""
-    return [n for n in _gone(changes) if n.kind == FLAG or _config(n)]
+    return [n for n in _gone(changes) if n.kind in (FLAG, ENV) or _config(n)]
 
 
 def _weak(changes: ApiChanges) -> list[ApiName]:
-    return [n for n in _gone(changes) if not (n.kind == FLAG or _config(n))]
+    return [n for n in _gone(changes) if not (n.kind in (FLAG, ENV) or _config(n))]
 
 
 def _gone(changes: ApiChanges) -> list[ApiName]:
@@ -266,14 +280,32 @@ def _squash(word: str) -> str:
     return re.sub(r"[^a-z0-9]", "", word.lower())
 
 
-def _about(text: str, names: list[ApiName]) -> bool:
-    """Whether the title names what the diff removes: a word of its own (`GPTQ`, `marlin
-    qqq`, `--use_tp`) inside a removed name (`torchao.quantization.GPTQ`)."""
-    squashed = [_squash(n.name) for n in names]
-    words = [w for w in re.findall(r"[\w.-]+", text) if w.lower() not in _STOP]
+_EXTENSION = re.compile(r"\.[a-z]{1,5}$")
+
+
+def _about(text: str, names: list[ApiName], verbs: re.Pattern[str] | None = None) -> bool:
+    """Whether the title names what the diff removes: a word of what its verb governs
+    (`GPTQ`, `marlin qqq`, `--use_tp`, `marlin` of `marlin_kernel_nm.cu`; not what it is
+    removed *from*) inside a removed name (`torchao.quantization.GPTQ`), or a removed
+    module's or class's own name in it. A method counts only by its own name: the class
+    a title names is where it goes on, not what goes."""
+    verb = verbs.search(text) if verbs is not None else None
+    if verbs is not None and verb is None:
+        return False
+    scope = _FROM.split(text[verb.start() :] if verb else text, maxsplit=1)[0]
+    squashed = [_squash(n.name if n.kind != METHOD else n.name.rsplit(".", 1)[-1]) for n in names]
+    words = [_EXTENSION.sub("", w) for w in re.findall(r"[\w.-]+", scope)]
+    words = [w for w in words if w.lower() not in _STOP]
     keys = [_squash(w) for w in words]
     keys += [_squash(a + b) for a, b in zip(words, words[1:], strict=False)]
-    return any(len(k) >= 3 and any(k in name for name in squashed) for k in keys)
+    keys += [
+        p for w in words if "_" in w for p in w.lower().split("_") if len(p) >= 4 and p not in _STOP
+    ]
+    if any(len(k) >= 4 and any(k in name for name in squashed) for k in keys):
+        return True
+    title = _squash(scope)
+    leaves = [_squash(n.name.rsplit(".", 1)[-1]) for n in names if n.kind in (MODULE, CLASS)]
+    return any(len(leaf) >= 6 and leaf in title for leaf in leaves)
 
 
 def _retold(found: Announcement, kind: str, why: str) -> Announcement:

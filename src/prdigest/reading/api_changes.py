@@ -28,14 +28,14 @@ from dataclasses import dataclass
 
 from ..models import FileChange
 
-FUNCTION, CLASS, METHOD, FIELD, FLAG, EXPORT, MODULE = (
-    "function", "class", "method", "field", "flag", "export", "module",
+FUNCTION, CLASS, METHOD, FIELD, FLAG, EXPORT, MODULE, ENV = (
+    "function", "class", "method", "field", "flag", "export", "module", "environment variable",
 )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class ApiName:
-    kind: str  # function | class | method | field | flag | export | module
+    kind: str  # function | class | method | field | flag | export | module | environment variable
     name: str  # as users write it: `Config.field`, `--flag`, `pkg.module`, `func`
     path: str = ""  # the file it was read in; '' when read from the description
 
@@ -114,7 +114,13 @@ _FIELD_LINE = re.compile(
     r"^([a-z_]\w*)\s*:\s*(?P<type>[A-Za-z_\"'][\w.\"']*(?:\[[^=]*\])?(?:\s*\|\s*[\w.\"']+(?:\[[^=]*\])?)*)"
     r"\s*(?:=.*)?$"
 )
-_REGISTERED = re.compile(r"^@(?:[\w.]*\.)?(?:implements|register\w*|impl|custom_op)\b")
+# an op's kernel registered for a tensor subclass or a backend (`@implements(aten.mm)`,
+# `@register_fake`): no one calls it by name. A `@custom_op` is called by name: it counts.
+_REGISTERED = re.compile(r"^@(?:[\w.]*\.)?(?:implements\w*|register_\w+|impl(?:_abstract)?)\b")
+# `os.environ["X"]`, `os.getenv("X")`: an environment variable the library reads
+_ENV = re.compile(
+    r"""\b(?:os\.environ(?:\.get)?\s*[\[(]|os\.getenv\s*\()\s*["']([A-Z][A-Z0-9_]{2,})["']"""
+)
 _FLAG_LITERAL = re.compile(r"""(?<![\w-])["'](--[A-Za-z][\w.-]*)["']""")
 _FLAG_CALL = re.compile(r"\b(?:add_argument|option|Option|argument)\s*\(")
 _IMPORT_FROM = re.compile(r"^from\s+\S+\s+import\s+(.*)$")
@@ -168,6 +174,8 @@ def _names_in_patch(path: str, patch: str) -> list[_Seen]:
             continue
         if public_code and not registered:  # an op's registered kernel is no API
             out.extend(_Seen(sign, n) for n in _code_names(path, body, indent, scope))
+        if public_code:
+            out.extend(_Seen(sign, ApiName(ENV, v, path)) for v in _ENV.findall(body))
         if public_code:
             if is_init and not (lazy and sign == "-"):
                 out.extend(_Seen(sign, n) for n in _exports(path, body, indent, in_import, sign))
@@ -272,8 +280,9 @@ def read_diff(files: Sequence[FileChange], body: str = "", title: str = "") -> A
             before, after = module_path(old), module_path(change.path)
             if before != after:
                 moved.append((ApiName(MODULE, before, old), ApiName(MODULE, after, change.path)))
-    # a cut diff may add back further down what it removes above: its removals are unsure
-    cut = {f.path for f in python if f.patch_truncated}
+    # a cut diff may add back further down what it removes above: its removals are unsure,
+    # unless the file adds next to nothing (a file emptied or cut down)
+    cut = {f.path for f in python if f.patch_truncated and (f.additions or 0) > 2}
     seen = [s for s in seen if not (s.sign == "-" and s.name.path in cut)]
     return _net(seen, removed_modules, added_modules, moved, body, title, complete)
 
@@ -408,7 +417,7 @@ def read_body(body: str) -> ApiChanges:
             continue
         for code, flag in _LISTED.findall(found.group("names")):
             name = flag or code
-            if _api_like(name):
+            if _api_like(name) and _code_like(name):
                 removed.append(ApiName(_kind_of(name), name))
     renamed = [
         (ApiName(_kind_of(old), old), ApiName(_kind_of(new), new))
@@ -425,7 +434,10 @@ def read_body(body: str) -> ApiChanges:
     )
 
 
-_FILE = re.compile(r"(?i)\.(?:sh|py|txt|md|rst|ya?ml|json|toml|cpp|cc|c|h|hpp|cmake|bzl|cfg|ini)$")
+_FILE = re.compile(
+    r"(?i)\.(?:sh|py|txt|md|rst|ya?ml|json|toml|cpp|cc|cu|cuh|c|h|hpp|mm?|cmake|bzl|cfg|ini|"
+    r"metal|glslh?|java|kt|swift|js|ts)$"
+)
 
 
 def _api_like(name: str) -> bool:
