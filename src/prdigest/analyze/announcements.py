@@ -208,11 +208,16 @@ _SAYS_BREAKS = re.compile(
     r"\bno longer (?:supported|available|exported|exists?|accepted)\b|"
     r"\b(?:has|have) been (?:removed|renamed|deleted)\b|\bmust (?:now )?(?:use|pass|migrate)\b"
 )
+# the verbs themselves, not a name that starts like one (`RemoveNoopPass`)
 _SAYS_REMOVAL = re.compile(
-    r"(?i)\b(?:remov|delet|drop|kill|renam|deprecat|mov)\w*\b|\bphas\w* out\b|\bmake\b(?=.*\bprivate\b)"
+    r"(?i)\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|drop(?:s|ped|ping)?|kill(?:s|ed|ing)?|"
+    r"renam(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|phas(?:e|es|ed|ing) out)\b"
+    r"|\bmake\b(?=.*\bprivate\b)"
 )
 # folding several things into one removes the several: their classes, functions, modules
-_SAYS_FOLDING = re.compile(r"(?i)\b(?:consolidat|unif|merg|replac)\w*\b")
+_SAYS_FOLDING = re.compile(
+    r"(?i)\b(?:consolidat(?:e|es|ed|ing)|unif(?:y|ies|ied|ying)|merg(?:e|es|ed|ing))\b"
+)
 _STOP = frozenset(
     {"remove", "removes", "removed", "delete", "deletes", "deleted", "drop", "drops", "rename",
      "renames", "deprecate", "deprecates", "move", "moves", "make", "private", "the", "and",
@@ -255,19 +260,26 @@ def _weighed(
 
 def _strong(changes: ApiChanges) -> list[ApiName]:
     """Removed or renamed names that break users whatever the title says: CLI flags,
-    config classes and their fields."""
-    return [n for n in _gone(changes) if n.kind in (FLAG, ENV) or _config(n)]
+    environment variables, config classes and their fields. From a description (no
+    diff), only a rename it states: "removes `--whole-archive`" may be a linker's flag."""
+    return [n for n in _gone(changes) if _is_strong(n, changes)]
 
 
 def _weak(changes: ApiChanges) -> list[ApiName]:
-    return [n for n in _gone(changes) if not (n.kind in (FLAG, ENV) or _config(n))]
+    return [n for n in _gone(changes) if not _is_strong(n, changes)]
+
+
+def _is_strong(name: ApiName, changes: ApiChanges) -> bool:
+    if changes.read_from == "body" and name in changes.removed:
+        return False
+    return name.kind in (FLAG, ENV) or _config(name)
 
 
 def _gone(changes: ApiChanges) -> list[ApiName]:
     return [*changes.removed, *(old for old, _ in changes.renamed)]
 
 
-_CONFIG_CLASS = re.compile(r"(?:Config|Configuration|Args|Arguments|Options|Settings)$")
+_CONFIG_CLASS = re.compile(r"(?:Config|Configuration|Args|Options|Settings)$")
 
 
 def _config(name: ApiName) -> bool:

@@ -412,6 +412,8 @@ def read_body(body: str) -> ApiChanges:
     text = _prose(body)
     removed: list[ApiName] = []
     for found in _SAID_REMOVAL.finditer(text):
+        if text[: found.start()].rstrip(" ").endswith("`"):
+            continue  # "`RemoveNoopPass` removes `clone`": what a thing does, not the PR
         after = text[found.end() : found.end() + 40]
         if _NO_BREAK.search(after.split(".")[0]):
             continue
