@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from helpers import run_cli
+from prdigest.store import open_store
+from prdigest.timeutil import parse_datetime
 
 REPO = "acme/trainer"
 WEEK = "2026-W07"  # 2026-02-09 .. 2026-02-15
@@ -261,25 +263,33 @@ def test_without_a_diff_the_description_names_what_breaks(tmp_path: Path) -> Non
     assert "renames `--comm.use_torchcomms` to `--comm.mode`" in line, line
 
 
-def test_patches_are_stored_once_and_resynced_when_they_arrive(tmp_path: Path) -> None:
+def test_patches_are_stored_once_and_resynced_when_they_arrive(tmp_path: Path, db_url: str) -> None:
+    """Both stores (SQLite, PostgreSQL): a file synced without diffs, then with them,
+    ends with each file's diff in `files` and none left in the stored payload."""
     plain = [
         {**r, "files": [{k: v for k, v in f.items() if k != "patch"} for f in r["files"]]}
         for r in ALL
     ]
-    source, db = tmp_path / "prs.jsonl", tmp_path / "s.db"
+    source = tmp_path / "prs.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in plain), encoding="utf-8")
-    assert run_cli("sync", REPO, "--jsonl", str(source), db=db).exit_code == 0
+    assert run_cli("--db", db_url, "sync", REPO, "--jsonl", str(source)).exit_code == 0
     with_patches = tmp_path / "prs-patches.jsonl"
     with_patches.write_text("".join(json.dumps(r) + "\n" for r in ALL), encoding="utf-8")
-    second = run_cli("sync", REPO, "--jsonl", str(with_patches), db=db)
+    second = run_cli("--db", db_url, "sync", REPO, "--jsonl", str(with_patches))
     assert second.exit_code == 0, second.output
-    conn = sqlite3.connect(db)
-    stored = dict(conn.execute("SELECT path, patch FROM files WHERE patch IS NOT NULL"))
-    assert stored["examples/llama/train.py"] == DROPPED_FLAGS["files"][0]["patch"]
-    count = conn.execute("SELECT COUNT(*) FROM files WHERE patch IS NOT NULL").fetchone()[0]
-    assert count == sum(1 for r in ALL for f in r["files"] if "patch" in f)
-    raws = [raw for (raw,) in conn.execute("SELECT raw FROM pull_requests")]
-    assert raws and not any('"patch"' in raw for raw in raws)  # kept once, in `files`
+    # every record with a diff is updated; the one without (BODY_ONLY) is unchanged
+    assert f"{len(ALL) - 1} updated, 1 unchanged" in second.stderr, second.stderr
+    store = open_store(db_url)
+    try:
+        prs = store.merged_between(REPO, parse_datetime("2026-02-01"), parse_datetime("2026-03-01"))
+    finally:
+        store.close()
+    patches = {(pr.number, f.path): f.patch for pr in prs for f in pr.files if f.patch}
+    assert patches[(103, "examples/llama/train.py")] == DROPPED_FLAGS["files"][0]["patch"]
+    assert len(patches) == sum(1 for r in ALL for f in r["files"] if "patch" in f)
+    assert all(
+        "patch" not in f for pr in prs for f in (pr.raw or {}).get("files", [])
+    )  # kept once, in `files`
 
 
 def _git(repo: Path, *args: str, date: str = "2026-02-02T12:00:00Z") -> None:
