@@ -181,6 +181,37 @@ BODY_ONLY = _record(
     body="`--comm.mode torchcomms` replaces `--comm.use_torchcomms`. Pass "
     "`--comm.mode torchcomms` instead of the old switch.",
 )  # fmt: skip
+# "deprecate v1 of X" whose diff deletes v1's deprecation warning for a hard check: v1 is gone
+ENDED_DEPRECATION = _record(
+    109,
+    "deprecate v1 of `QuantConfig`",
+    [_file("trainer/quant_api.py", (
+        "@@ -50,12 +50,7 @@ def _quantize(module, config):\n"
+        "-    if config.version == 1:\n"
+        "-        warnings.warn(\n"
+        "-            \"version 1 of QuantConfig is deprecated and will be removed, use version 2\"\n"
+        "-        )\n"
+        "-        return _quantize_v1(module, config)\n"
+        "+    assert config.version == 2, \"only version 2 of QuantConfig is supported\"\n"
+        "     return _quantize_v2(module, config)\n"
+    ))],
+)  # fmt: skip
+# functions defined under a module-level `if` are module-level functions all the same
+CONDITIONAL_DEFS = _record(
+    120,
+    "delete the old triton quantize kernel",
+    [_file("trainer/kernels.py", (
+        "@@ -10,9 +10,3 @@ if has_triton():\n"
+        "     import triton\n"
+        " \n"
+        "-    @triton.jit\n"
+        "-    def quantize_kernel(x_ptr, n):\n"
+        "-        pass\n"
+        "-\n"
+        "-    def triton_quantize(x):\n"
+        "-        return quantize_kernel[(1,)](x, x.numel())\n"
+    ))],
+)  # fmt: skip
 FILLER = [
     _record(110 + i, f"Speed up the data loader, step {i}", [_file(f"trainer/data/loader{i}.py", (
         "@@ -5,3 +5,4 @@ def load(batch):\n     x = batch\n+    x = x.pin_memory()\n     return x\n"
@@ -188,7 +219,8 @@ FILLER = [
     for i in range(3)
 ]  # fmt: skip
 ALL = [ENABLEMENT, DEPRECATE_BUT_DELETE, DROPPED_FLAGS, RENAMED_FIELD, INTERNAL_ONLY,
-       ADDED_IN_WINDOW, REMOVED_IN_WINDOW, BODY_ONLY, *FILLER]  # fmt: skip
+       ADDED_IN_WINDOW, REMOVED_IN_WINDOW, BODY_ONLY, ENDED_DEPRECATION, CONDITIONAL_DEFS,
+       *FILLER]  # fmt: skip
 
 
 def _digest(tmp_path: Path, records: list[dict[str, Any]]) -> str:
@@ -261,6 +293,16 @@ def test_without_a_diff_the_description_names_what_breaks(tmp_path: Path) -> Non
     line = _flagged(_digest(tmp_path, ALL))[108]
     assert line.startswith("*   **Breaking:**"), line
     assert "renames `--comm.use_torchcomms` to `--comm.mode`" in line, line
+
+
+def test_a_deprecation_that_deletes_the_old_warning_ends_it(tmp_path: Path) -> None:
+    line = _flagged(_digest(tmp_path, ALL))[109]
+    assert line.startswith("*   **Breaking:**") and "deprecated and removed" in line, line
+
+
+def test_functions_under_a_module_level_if_are_public(tmp_path: Path) -> None:
+    line = _flagged(_digest(tmp_path, ALL))[120]
+    assert line.startswith("*   **Breaking:**") and "`triton_quantize`" in line, line
 
 
 def test_patches_are_stored_once_and_resynced_when_they_arrive(tmp_path: Path, db_url: str) -> None:

@@ -245,6 +245,11 @@ def _weighed(
             return _with(
                 _retold(found, BREAKING, f"removes {names} it says it deprecates"), changes
             )
+        if changes.ends_deprecation and _DEPRECATE_VERB.search(text):
+            # "deprecate v1 of X" whose diff deletes v1's deprecation warning: v1 is gone
+            return _with(
+                _retold(found, BREAKING, "removes what its deprecation warned of"), changes
+            )
         return _with(found, changes)
     if found is not None:
         return _with(found, changes)
@@ -321,7 +326,11 @@ def _about(text: str, names: list[ApiName], verbs: re.Pattern[str] | None = None
 
 
 def _retold(found: Announcement, kind: str, why: str) -> Announcement:
-    return Announcement(kind, why, found.sentence, found.subject, found.hint)
+    """A deprecation the diff shows is a removal: "X deprecated" → "X deprecated and removed"."""
+    subject = found.subject
+    if subject.endswith(" deprecated"):
+        subject += " and removed"
+    return Announcement(kind, why, found.sentence, subject, found.hint)
 
 
 def _diff_break(changes: ApiChanges, text: str, pr: PullRequest, why: str) -> Announcement:

@@ -51,6 +51,9 @@ class ApiChanges:
     renamed: tuple[tuple[ApiName, ApiName], ...] = ()
     read_from: str = ""
     complete: bool = False
+    # it deletes deprecation warnings of library code and adds none: what they warned
+    # of is gone (`warnings.warn("X is deprecated …")` → `assert version == 2`)
+    ends_deprecation: bool = False
 
     @property
     def breaks(self) -> bool:
@@ -66,6 +69,7 @@ class ApiChanges:
             tuple(pair for pair in self.renamed if pair[0].name not in gone),
             self.read_from,
             self.complete,
+            self.ends_deprecation,
         )
 
 
@@ -128,6 +132,14 @@ _IMPORT_ITEM = re.compile(r"^(\w+)(?:\s+as\s+(\w+))?\s*,?\s*(?:#.*)?$")
 _INDENT = 4  # a class body's first level (PEP 8; the repositories we read keep to it)
 
 
+# a deprecation warning's text or class, in the line a diff adds or removes
+_DEPRECATION_WARNING = re.compile(
+    r"DeprecationWarning|FutureWarning|(?i:\bdeprecat\w*\b.*\b(?:will|no longer|removed?|"
+    r"favou?r|instead|please|use)\b)"
+)
+DEPRECATION_WARNING = "deprecation warning"  # the kind of a _Seen that is one
+
+
 @dataclass(frozen=True, slots=True)
 class _Seen:
     sign: str  # + or -
@@ -140,7 +152,7 @@ def _names_in_patch(path: str, patch: str) -> list[_Seen]:
     public_flags = _public_file(path, flags=True)
     is_init = path.rsplit("/", 1)[-1].startswith("__init__.")
     out: list[_Seen] = []
-    scope = ""  # the public class the lines are in, '' at module level or in a function
+    scope = ""  # the public class the lines are in, _BLOCK, or '' (module level, a function)
     flag_call = {"+": False, "-": False}  # an open add_argument( awaiting its flag
     in_import = {"+": False, "-": False}
     decorator = {"+": "", "-": ""}
@@ -149,8 +161,7 @@ def _names_in_patch(path: str, patch: str) -> list[_Seen]:
         if line.startswith("@@"):
             header = _HUNK.match(line)
             section = header.group(5) if header else ""
-            found = _CLASS.match(section)
-            scope = found.group(1) if found and _public(found.group(1)) else ""
+            scope = _scope_of(section)
             flag_call = {"+": False, "-": False}
             in_import = {"+": False, "-": False}
             continue
@@ -160,8 +171,7 @@ def _names_in_patch(path: str, patch: str) -> list[_Seen]:
         body = text.lstrip(" ")
         indent = len(text) - len(body)
         if indent == 0 and body and body[0].isalpha():
-            found = _CLASS.match(body)
-            scope = found.group(1) if found and _public(found.group(1)) else ""
+            scope = _scope_of(body)
         # the decorator just above, per side: a context line's is both sides'
         registered = sign != " " and bool(_REGISTERED.match(decorator[sign]))
         sides = ("+", "-") if sign == " " else (sign,)
@@ -176,6 +186,8 @@ def _names_in_patch(path: str, patch: str) -> list[_Seen]:
             out.extend(_Seen(sign, n) for n in _code_names(path, body, indent, scope))
         if public_code:
             out.extend(_Seen(sign, ApiName(ENV, v, path)) for v in _ENV.findall(body))
+            if _DEPRECATION_WARNING.search(body) and not body.startswith("#"):
+                out.append(_Seen(sign, ApiName(DEPRECATION_WARNING, "", path)))
         if public_code:
             if is_init and not (lazy and sign == "-"):
                 out.extend(_Seen(sign, n) for n in _exports(path, body, indent, in_import, sign))
@@ -191,14 +203,27 @@ def _names_in_patch(path: str, patch: str) -> list[_Seen]:
     return out
 
 
+_BLOCK = "<block>"  # an `if`/`try`/`with` at module level: what it defines is module-level
+_BLOCK_START = re.compile(r"^(?:if|elif|else|try|except|finally|with)\b")
+
+
+def _scope_of(line: str) -> str:
+    """What the top-level line `line` opens: a public class (its name), a conditional
+    module-level block (`if has_triton():`, _BLOCK), or anything else ('')."""
+    found = _CLASS.match(line)
+    if found:
+        return found.group(1) if _public(found.group(1)) else ""
+    return _BLOCK if _BLOCK_START.match(line) else ""
+
+
 def _code_names(path: str, body: str, indent: int, scope: str) -> list[ApiName]:
-    if indent == 0:
+    if indent == 0 or (indent == _INDENT and scope == _BLOCK):
         found = _DEF.match(body) or _CLASS.match(body)
         if found and _public(found.group(1)):
-            kind = FUNCTION if body.lstrip().startswith(("def", "async")) else CLASS
+            kind = FUNCTION if body.startswith(("def", "async")) else CLASS
             return [ApiName(kind, found.group(1), path)]
         return []
-    if indent != _INDENT or not scope:
+    if indent != _INDENT or not scope or scope == _BLOCK:
         return []
     method = _DEF.match(body)
     if method:
@@ -283,7 +308,11 @@ def read_diff(files: Sequence[FileChange], body: str = "", title: str = "") -> A
     # a cut diff may add back further down what it removes above: its removals are unsure,
     # unless the file adds next to nothing (a file emptied or cut down)
     cut = {f.path for f in python if f.patch_truncated and (f.additions or 0) > 2}
-    seen = [s for s in seen if not (s.sign == "-" and s.name.path in cut)]
+    seen = [
+        s
+        for s in seen
+        if not (s.sign == "-" and s.name.path in cut and s.name.kind != DEPRECATION_WARNING)
+    ]
     return _net(seen, removed_modules, added_modules, moved, body, title, complete)
 
 
@@ -296,6 +325,9 @@ def _net(
     title: str,
     complete: bool,
 ) -> ApiChanges:
+    warnings = [s for s in seen if s.name.kind == DEPRECATION_WARNING]
+    ends = any(s.sign == "-" for s in warnings) and not any(s.sign == "+" for s in warnings)
+    seen = [s for s in seen if s.name.kind != DEPRECATION_WARNING]
     added_keys = {_key(s.name) for s in seen if s.sign == "+"}
     removed_keys = {_key(s.name) for s in seen if s.sign == "-"}
     gone_modules = {m.name for m in removed_modules}
@@ -318,6 +350,7 @@ def _net(
         renamed=tuple(renamed),
         read_from="diff",
         complete=complete,
+        ends_deprecation=ends,
     )
 
 
