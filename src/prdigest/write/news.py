@@ -96,17 +96,24 @@ def _announcement(rows: list[dict[str, Any]], ledger: Ledger) -> str:
     return text
 
 
-_EVIDENCE_SHOWN = 4  # removed names listed before "and N more"
+_EVIDENCE_SHOWN = 3  # removed names listed before "and N more"
 
 
 def _evidence(row: dict[str, Any]) -> str:
     """What the PR's diff (or description) shows it removes and renames, the names in
-    backticks: "removes `A`, `B` and 2 more; renames `c` to `d`". '' when it shows
-    nothing, or nothing the sentence does not name already."""
-    removed = list(row.get("removed") or [])
-    renamed = [tuple(pair) for pair in row.get("renamed") or []]
+    backticks: "removes `A`, `B` and 2 more; renames `c` to `d`". A removed name the
+    sentence names already (`Float8Layout` for `torchao.dtypes.Float8Layout`) is not
+    repeated; '' when nothing is left to tell."""
     said = f"{row.get('subject', '')} {row.get('sentence', '')}"
-    if all(name in said for name in [*removed, *(old for old, _ in renamed)]):
+    dotted = said.replace("/", ".")  # `Removes torchao/prototype/moe_quant`: its modules
+    removed = [
+        n
+        for n in row.get("removed") or []
+        if n.rpartition(".")[2] not in said
+        and not (n.count(".") > 1 and n.rpartition(".")[0] in dotted)
+    ]
+    renamed = [tuple(pair) for pair in row.get("renamed") or []]
+    if not removed and all(old in said and new in said for old, new in renamed):
         return ""
     parts = []
     if removed:
