@@ -212,6 +212,13 @@ CONDITIONAL_DEFS = _record(
         "-        return quantize_kernel[(1,)](x, x.numel())\n"
     ))],
 )  # fmt: skip
+# a package removed: the callout says so once, not module by module
+REMOVED_PACKAGE = _record(
+    121,
+    "Remove `trainer/legacy`",
+    [_file(f"trainer/legacy/{name}.py", f"@@ -1,2 +0,0 @@\n-def {name}_step():\n-    pass\n")
+     for name in ("runner", "loop", "hooks", "utils")],
+)  # fmt: skip
 FILLER = [
     _record(110 + i, f"Speed up the data loader, step {i}", [_file(f"trainer/data/loader{i}.py", (
         "@@ -5,3 +5,4 @@ def load(batch):\n     x = batch\n+    x = x.pin_memory()\n     return x\n"
@@ -220,7 +227,7 @@ FILLER = [
 ]  # fmt: skip
 ALL = [ENABLEMENT, DEPRECATE_BUT_DELETE, DROPPED_FLAGS, RENAMED_FIELD, INTERNAL_ONLY,
        ADDED_IN_WINDOW, REMOVED_IN_WINDOW, BODY_ONLY, ENDED_DEPRECATION, CONDITIONAL_DEFS,
-       *FILLER]  # fmt: skip
+       REMOVED_PACKAGE, *FILLER]  # fmt: skip
 
 
 def _digest(tmp_path: Path, records: list[dict[str, Any]]) -> str:
@@ -303,6 +310,12 @@ def test_a_deprecation_that_deletes_the_old_warning_ends_it(tmp_path: Path) -> N
 def test_functions_under_a_module_level_if_are_public(tmp_path: Path) -> None:
     line = _flagged(_digest(tmp_path, ALL))[120]
     assert line.startswith("*   **Breaking:**") and "`triton_quantize`" in line, line
+
+
+def test_the_callout_names_a_removed_package_once(tmp_path: Path) -> None:
+    line = _flagged(_digest(tmp_path, ALL))[121]
+    assert line.startswith("*   **Breaking:** Removes `trainer/legacy`"), line
+    assert "trainer.legacy." not in line, line  # its modules are the package's
 
 
 def test_patches_are_stored_once_and_resynced_when_they_arrive(tmp_path: Path, db_url: str) -> None:
