@@ -384,11 +384,14 @@ def test_a_clone_gives_the_same_diff_reading(tmp_path: Path) -> None:
     script.write_text(TRAIN.format(flags=""))
     (repo / "README.md").write_text("trainer, simpler\n")
     _git(repo, "commit", "-qam", "Simplify the trainer's options (#2)", date="2026-02-10T12:00:00Z")
+    _git(repo, "config", "diff.context", "0")  # a user's setting: the diffs keep GitHub's 3
     db = tmp_path / "s.db"
     synced = run_cli("sync", REPO, "--git", str(repo), db=db)
     assert synced.exit_code == 0, synced.output
     patches = sqlite3.connect(db).execute("SELECT path, patch FROM files WHERE patch IS NOT NULL")
-    assert [path for path, _ in patches] == ["trainer/train.py"] * 2  # not README.md's
+    stored = list(patches)
+    assert [path for path, _ in stored] == ["trainer/train.py"] * 2  # not README.md's
+    assert stored[1][1].startswith("@@ -4,9 +4,4 @@")  # 3 lines of context, not 0
     result = run_cli("digest", REPO, "--week", WEEK, "--writer", "deterministic", db=db)
     line = _flagged(result.stdout)[2]
     assert line.startswith("*   **Breaking:**") and "`--use_tp` and `--tp_size`" in line, line

@@ -119,7 +119,7 @@ def iter_git_records(
 def _git_log(path: Path, revisions: list[str]) -> Iterator[IO[bytes]]:
     """One `git log` process over `revisions`; its output stream. Fails if git does."""
     args = [
-        "log", "--first-parent", "--reverse", "-z", "--numstat", "--patch", "-M", "--root",
+        "log", "--first-parent", "--reverse", "-z", "--numstat", "--patch", "-U3", "-M", "--root",
         "--diff-merges=first-parent", "--no-mailmap", "--no-color", "--no-textconv",
         "--no-ext-diff", "--no-notes", f"--format={_FORMAT}", *revisions, "--",
     ]  # fmt: skip
