@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from helpers import run_cli
+from helpers import one_error_line, run_cli
 from prdigest.store import open_store
 from prdigest.timeutil import parse_datetime
 
@@ -395,3 +395,14 @@ def test_a_clone_gives_the_same_diff_reading(tmp_path: Path) -> None:
     result = run_cli("digest", REPO, "--week", WEEK, "--writer", "deterministic", db=db)
     line = _flagged(result.stdout)[2]
     assert line.startswith("*   **Breaking:**") and "`--use_tp` and `--tp_size`" in line, line
+
+
+def test_a_patch_that_is_not_text_is_one_clear_error(tmp_path: Path) -> None:
+    bad = {**FILLER[0], "files": [{**FILLER[0]["files"][0], "patch": 5}]}
+    source = tmp_path / "prs.jsonl"
+    source.write_text(json.dumps(FILLER[1]) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    result = run_cli("sync", REPO, "--jsonl", str(source), db=tmp_path / "s.db")
+    assert result.exit_code == 1
+    assert one_error_line(result).startswith(
+        f"Error: {source}:2: bad record: the patch of trainer/data/loader0.py is not text"
+    ), result.stderr
