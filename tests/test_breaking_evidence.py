@@ -219,6 +219,40 @@ REMOVED_PACKAGE = _record(
     [_file(f"trainer/legacy/{name}.py", f"@@ -1,2 +0,0 @@\n-def {name}_step():\n-    pass\n")
      for name in ("runner", "loop", "hooks", "utils")],
 )  # fmt: skip
+# an environment variable renamed, in a "fix" PR: users setting the old one are broken
+ENV_RENAMED = _record(
+    122,
+    "Fix the skip-loading switch",
+    [_file("trainer/ops.py", (
+        "@@ -3,4 +3,4 @@ import os\n"
+        " \n"
+        "-if os.environ.get(\"TRAINER_SKIP_SO\"):\n"
+        "+if os.environ.get(\"TRAINER_FORCE_SKIP_SO\") == \"1\":\n"
+        "     load_libraries = False\n"
+    ))],
+)  # fmt: skip
+# the same variable, now read through a helper: still read, nothing breaks
+ENV_THROUGH_HELPER = _record(
+    123,
+    "Read environment switches through one helper",
+    [_file("trainer/flags.py", (
+        "@@ -3,4 +3,4 @@ import os\n"
+        " \n"
+        "-DEBUG = os.environ.get(\"TRAINER_DEBUG\") == \"1\"\n"
+        "+DEBUG = env_flag(\"TRAINER_DEBUG\")\n"
+        " \n"
+    ))],
+)  # fmt: skip
+# a title removing support whose Python diff is only a test: the C++ it deletes is
+# where the API was, so the title's word stands
+CPP_REMOVAL = _record(
+    124,
+    "Remove support for VkSemaphore",
+    [
+        _file("tests/test_vulkan.py", "@@ -1,3 +1,1 @@\n-def test_semaphore():\n-    pass\n"),
+        {"path": "runtime/vulkan/Semaphore.cpp", "additions": 0, "deletions": 80},
+    ],
+)  # fmt: skip
 FILLER = [
     _record(110 + i, f"Speed up the data loader, step {i}", [_file(f"trainer/data/loader{i}.py", (
         "@@ -5,3 +5,4 @@ def load(batch):\n     x = batch\n+    x = x.pin_memory()\n     return x\n"
@@ -227,7 +261,7 @@ FILLER = [
 ]  # fmt: skip
 ALL = [ENABLEMENT, DEPRECATE_BUT_DELETE, DROPPED_FLAGS, RENAMED_FIELD, INTERNAL_ONLY,
        ADDED_IN_WINDOW, REMOVED_IN_WINDOW, BODY_ONLY, ENDED_DEPRECATION, CONDITIONAL_DEFS,
-       REMOVED_PACKAGE, *FILLER]  # fmt: skip
+       REMOVED_PACKAGE, ENV_RENAMED, ENV_THROUGH_HELPER, CPP_REMOVAL, *FILLER]  # fmt: skip
 
 
 def _digest(tmp_path: Path, records: list[dict[str, Any]]) -> str:
@@ -310,6 +344,19 @@ def test_a_deprecation_that_deletes_the_old_warning_ends_it(tmp_path: Path) -> N
 def test_functions_under_a_module_level_if_are_public(tmp_path: Path) -> None:
     line = _flagged(_digest(tmp_path, ALL))[120]
     assert line.startswith("*   **Breaking:**") and "`triton_quantize`" in line, line
+
+
+def test_a_renamed_environment_variable_breaks(tmp_path: Path) -> None:
+    flagged = _flagged(_digest(tmp_path, ALL))
+    assert "renames `TRAINER_SKIP_SO` to `TRAINER_FORCE_SKIP_SO`" in flagged[122], flagged[122]
+    assert 123 not in flagged, flagged.get(123)  # still read, through a helper
+
+
+def test_a_removal_in_code_the_reading_does_not_read_keeps_the_titles_word(
+    tmp_path: Path,
+) -> None:
+    line = _flagged(_digest(tmp_path, ALL))[124]
+    assert line.startswith("*   **Breaking:**"), line
 
 
 def test_the_callout_names_a_removed_package_once(tmp_path: Path) -> None:

@@ -44,7 +44,8 @@ class ApiName:
 class ApiChanges:
     """What a PR does to the public names. `read_from`: `diff`, `body`, or '' (nothing
     to read); `complete`: every Python file's diff was read whole (none cut short or
-    missing), so what the diff does not show, the PR does not do."""
+    missing) and no library code in another language loses lines, so what the diff
+    does not show, the PR does not do."""
 
     added: tuple[ApiName, ...] = ()
     removed: tuple[ApiName, ...] = ()
@@ -284,9 +285,11 @@ def read_diff(files: Sequence[FileChange], body: str = "", title: str = "") -> A
     with_patch = [f for f in python if f.patch]
     if not with_patch:
         if any(f.patch for f in files):  # diffs, none of a Python file's: no public name
-            return ApiChanges(read_from="diff", complete=not python)
+            return ApiChanges(read_from="diff", complete=not python and not _other_code(files))
         return read_body(body)
-    complete = all(f.patch is not None and not f.patch_truncated for f in python if not f.binary)
+    complete = not _other_code(files) and all(
+        f.patch is not None and not f.patch_truncated for f in python if not f.binary
+    )
     seen: list[_Seen] = []
     removed_modules: list[ApiName] = []
     added_modules: list[ApiName] = []
@@ -313,7 +316,44 @@ def read_diff(files: Sequence[FileChange], body: str = "", title: str = "") -> A
         for s in seen
         if not (s.sign == "-" and s.name.path in cut and s.name.kind != DEPRECATION_WARNING)
     ]
-    return _net(seen, removed_modules, added_modules, moved, body, title, complete)
+    changes = _net(seen, removed_modules, added_modules, moved, body, title, complete)
+    return _env_still_read(changes, files)
+
+
+# code in other languages, and build files, whose public names are not read here
+_OTHER_CODE = (
+    ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh", ".m", ".mm", ".java",
+    ".kt", ".swift", ".rs", ".go", ".js", ".ts", ".metal", ".glsl", ".cmake", ".bzl",
+    "CMakeLists.txt", "BUCK", "TARGETS",
+)  # fmt: skip
+
+
+def _other_code(files: Sequence[FileChange]) -> bool:
+    """Whether the PR deletes lines of library code the reading does not read (a C++
+    API, a CMake option): its diff alone cannot say it removes nothing public."""
+    return any(
+        f.path.endswith(_OTHER_CODE) and (f.deletions or 0) > 0 and _library_dir(f.path)
+        for f in files
+    )
+
+
+def _library_dir(path: str) -> bool:
+    return not any(
+        part.startswith("_") or part.lower() in _NOT_PUBLIC_DIRS for part in path.split("/")[:-1]
+    )
+
+
+def _env_still_read(changes: ApiChanges, files: Sequence[FileChange]) -> ApiChanges:
+    """Without the environment variables whose names an added line still spells (read
+    now through a helper, or from C++): only one no line reads any more is gone."""
+    envs = [n for n in changes.removed if n.kind == ENV]
+    if not envs:
+        return changes
+    added = "\n".join(
+        line for f in files for line in (f.patch or "").splitlines() if line.startswith("+")
+    )
+    kept = {n.name for n in envs if re.search(rf"\b{re.escape(n.name)}\b", added)}
+    return changes.without(kept) if kept else changes
 
 
 def _net(
