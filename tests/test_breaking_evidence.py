@@ -253,6 +253,17 @@ CPP_REMOVAL = _record(
         {"path": "runtime/vulkan/Semaphore.cpp", "additions": 0, "deletions": 80},
     ],
 )  # fmt: skip
+# a field of a config module's class dropped, "breaking" said nowhere: breaks
+CONFIG_MODULE_FIELD = _record(
+    125,
+    "Tidy the parallelism section",
+    [_file("trainer/config/job_config.py", (
+        "@@ -310,6 +310,5 @@ class Parallelism:\n"
+        "     context_parallel_degree: int = 1\n"
+        "-    enable_async_tensor_parallel: bool = False\n"
+        "     pipeline_parallel_degree: int = 1\n"
+    ))],
+)  # fmt: skip
 FILLER = [
     _record(110 + i, f"Speed up the data loader, step {i}", [_file(f"trainer/data/loader{i}.py", (
         "@@ -5,3 +5,4 @@ def load(batch):\n     x = batch\n+    x = x.pin_memory()\n     return x\n"
@@ -261,7 +272,8 @@ FILLER = [
 ]  # fmt: skip
 ALL = [ENABLEMENT, DEPRECATE_BUT_DELETE, DROPPED_FLAGS, RENAMED_FIELD, INTERNAL_ONLY,
        ADDED_IN_WINDOW, REMOVED_IN_WINDOW, BODY_ONLY, ENDED_DEPRECATION, CONDITIONAL_DEFS,
-       REMOVED_PACKAGE, ENV_RENAMED, ENV_THROUGH_HELPER, CPP_REMOVAL, *FILLER]  # fmt: skip
+       REMOVED_PACKAGE, ENV_RENAMED, ENV_THROUGH_HELPER, CPP_REMOVAL, CONFIG_MODULE_FIELD,
+       *FILLER]  # fmt: skip
 
 
 def _digest(tmp_path: Path, records: list[dict[str, Any]]) -> str:
@@ -306,6 +318,11 @@ def test_dropped_cli_flags_break_without_the_word(tmp_path: Path) -> None:
     assert line.startswith("*   **Breaking:**"), line
     assert "`--use_tp`" in line and "`--tp_size`" in line, line
     assert "`--steps`" not in line
+
+
+def test_a_field_of_a_config_module_breaks_without_the_word(tmp_path: Path) -> None:
+    line = _flagged(_digest(tmp_path, ALL))[125]
+    assert "removes `Parallelism.enable_async_tensor_parallel`" in line, line
 
 
 def test_a_renamed_config_field_breaks_and_says_to_what(tmp_path: Path) -> None:

@@ -287,9 +287,16 @@ def _gone(changes: ApiChanges) -> list[ApiName]:
 _CONFIG_CLASS = re.compile(r"(?:Config|Configuration|Args|Options|Settings)$")
 
 
+_CONFIG_FILE = re.compile(r"(?i)(?:^|[/_])(?:config|configs|args|options|settings)\.pyi?$")
+
+
 def _config(name: ApiName) -> bool:
+    """A config class (`QuantConfig`, `ModelArgs`) or a field of one, or of any class
+    of a config module (`job_config.py`'s `Parallelism`)."""
     if name.kind == FIELD:
-        return bool(_CONFIG_CLASS.search(name.name.rsplit(".", 1)[0]))
+        return bool(
+            _CONFIG_CLASS.search(name.name.rsplit(".", 1)[0]) or _CONFIG_FILE.search(name.path)
+        )
     return name.kind == CLASS and bool(_CONFIG_CLASS.search(name.name))
 
 
