@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
@@ -19,8 +20,9 @@ import pytest
 from click.testing import CliRunner
 
 from prdigest.errors import GitError
+from prdigest.sources import git as git_source
 from prdigest.sources.commit_message import parse_message, parse_trailers
-from prdigest.sources.git import iter_git_records, resolve_ref
+from prdigest.sources.git import resolve_ref
 from prdigest.sources.records import parse_record
 from replay import MERGE_NUMBER, NON_UTF8_NUMBER, REPOSITORY_OVERRIDES, Replay, message_of, replay
 
@@ -35,6 +37,16 @@ def _no_outer_repository(monkeypatch: pytest.MonkeyPatch) -> None:
     project's own repository; these tests write only to their temporary ones."""
     for name in REPOSITORY_OVERRIDES:
         monkeypatch.delenv(name, raising=False)
+
+
+def iter_git_records(path: Path, repo: str, **options: Any) -> Iterator[dict[str, Any]]:
+    """The records without the Python files' diffs, which the published records (the
+    replay's source) do not have; `test_python_files_carry_their_diff` checks those."""
+    for record in git_source.iter_git_records(path, repo, **options):
+        for change in record["files"]:
+            change.pop("patch", None)
+            change.pop("patch_truncated", None)
+        yield record
 
 
 def _records(path: Path, count: int | None = None) -> list[dict[str, Any]]:
@@ -151,6 +163,32 @@ def test_replayed_history_comes_back_record_for_record(replayed: Replay) -> None
     ):
         if original is not None:
             assert json.dumps(record) == json.dumps(expected), original["sha"]
+
+
+def test_python_files_carry_their_diff(replayed: Replay) -> None:
+    """Each Python file's `patch` is git's own diff of it from the first `@@` (cut at
+    8,000 bytes at a line's end, then `patch_truncated`); no other file has one."""
+    checked = cut = 0
+    for record in git_source.iter_git_records(replayed.path, REPO):
+        parents = record["parents"]
+        for change in record["files"]:
+            if not change["path"].endswith(".py"):
+                assert "patch" not in change, change["path"]
+                continue
+            if "patch" not in change or len(parents) != 1 or checked >= 60:
+                continue
+            shown = _git(
+                replayed.path, "diff", "-M", parents[0], record["sha"], "--", change["path"],
+                *([change["old_path"]] if "old_path" in change else []),
+            )  # fmt: skip
+            whole = shown[shown.index("\n@@") + 1 :]
+            if change.get("patch_truncated"):
+                assert whole.startswith(change["patch"]) and len(change["patch"]) <= 8000
+                cut += 1
+            else:
+                assert change["patch"].removesuffix("\n") == whole, (record["sha"], change["path"])
+            checked += 1
+    assert checked == 60
 
 
 def test_replayed_records_match_the_published_records(replayed: Replay) -> None:

@@ -14,6 +14,10 @@ class FileChange:
     deletions: int | None = None
     old_path: str | None = None  # set on renames
     binary: bool = False
+    # the file's unified diff from its first `@@` hunk, as GitHub's files API returns it;
+    # None when the source gave none (binary, too big, or a source without diffs)
+    patch: str | None = None
+    patch_truncated: bool = False  # the source cut the diff short
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,20 @@
-"""What a PR announces to its users: a breaking change (a removed or renamed public API, a
-dropped platform or version, a `bc-breaking` label or tag), a deprecation, or a changed
-default. Read from the labels, the classification when a label decided it, and the title.
+"""What a PR announces to its users: a breaking change (a removed or renamed public API,
+config field, CLI flag or module, a dropped platform or version, a `bc-breaking` label or
+tag), a deprecation, or a changed default. Read from the labels, the classification when
+a label decided it, the title, and what the PR changes: the public names its diff removes
+or renames (`reading.api_changes`), or, without a diff, those its description names.
+
+Evidence beats title words. A title that removes something whose diff removes no public
+name is no break ("Remove the HIP check for symmetric memory", a check that goes because
+ROCm now supports it, enables); a "deprecation" whose diff deletes the names is a break; a
+diff that drops CLI flags or config fields breaks whatever its title says. Names added
+earlier in the same window and taken back break no release.
 
 Conservative by design, because a false alarm in a "breaking changes" callout costs the
 reader's trust: using, fixing, replacing or silencing something deprecated announces
-nothing; neither does removing something unused, or changing tests, CI or benchmarks.
+nothing; neither does removing something unused, or changing tests, CI or benchmarks; a
+removed function, class or method counts only when the title or description speaks of
+removing, renaming or deprecating it (refactors move and rename internals all the time).
 """
 
 from __future__ import annotations
@@ -14,6 +24,18 @@ from dataclasses import dataclass
 
 from ..models import PullRequest
 from ..reading import is_revert, parse_title
+from ..reading.api_changes import (
+    CLASS,
+    ENV,
+    FIELD,
+    FLAG,
+    FUNCTION,
+    METHOD,
+    MODULE,
+    ApiChanges,
+    ApiName,
+    read_diff,
+)
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
 
 BREAKING, DEPRECATION, DEFAULT = "breaking", "deprecation", "default"
@@ -26,6 +48,30 @@ class Announcement:
     sentence: str  # the PR's own words as a digest sentence ("Removes `X` API.")
     subject: str  # what is removed, deprecated, … with its participle ("`X` API removed"), or ""
     hint: str = ""  # what users should do, a whole sentence of the PR's body, or ""
+    removed: tuple[str, ...] = ()  # the public names it removes, as users write them
+    renamed: tuple[tuple[str, str], ...] = ()  # (old, new) public names it renames
+
+
+class WindowNames:
+    """The public names each PR of a window adds, read once: removing a name an earlier
+    PR of the same window added takes back unreleased work, not a user's API."""
+
+    def __init__(self, prs: list[PullRequest]) -> None:
+        self._changes: dict[int, ApiChanges] = {}
+        self._added: list[tuple[str, set[str]]] = []  # (merged at, names) in landing order
+        for pr in prs:
+            changes = read_diff(pr.files, pr.body, pr.title)
+            self._changes[id(pr)] = changes
+            if changes.added:
+                when = pr.merged_at.isoformat() if pr.merged_at else ""
+                self._added.append((when, {n.name for n in changes.added}))
+
+    def changes(self, pr: PullRequest) -> ApiChanges:
+        found = self._changes.get(id(pr))
+        changes = found if found is not None else read_diff(pr.files, pr.body, pr.title)
+        when = pr.merged_at.isoformat() if pr.merged_at else ""
+        earlier = set().union(*(names for at, names in self._added if at < when))
+        return changes.without(earlier) if earlier else changes
 
 
 _BREAKING_LABEL = re.compile(
@@ -107,30 +153,231 @@ _TRIGGER = re.compile(
 )
 
 
-def announce(pr: PullRequest, kind: str = "", kind_by_label: bool = False) -> Announcement | None:
+def announce(
+    pr: PullRequest,
+    kind: str = "",
+    kind_by_label: bool = False,
+    window: WindowNames | None = None,
+) -> Announcement | None:
     """What `pr` announces, if anything. `kind` is its classification's kind; it counts
-    alone only when a label decided it (`kind_by_label`): wording is judged here."""
+    alone only when a label decided it (`kind_by_label`): wording is judged here.
+    `window`: the names the window's PRs add (else the PR is judged alone)."""
     title = pr.title
     if is_revert(title):
         return None  # a revert takes an announcement back; the reverts block tells it
     info = parse_title(title)
     text = info.clean.strip().strip('"“”').rstrip(".").strip()
+    changes = window.changes(pr) if window is not None else read_diff(pr.files, pr.body, title)
     for label in pr.labels:
         if _BREAKING_LABEL.search(label):
-            return _made(BREAKING, f"labelled `{label}`", text, pr)
+            return _made(BREAKING, f"labelled `{label}`", text, pr, changes=changes)
         if _DEPRECATION_LABEL.search(label):
-            return _made(DEPRECATION, f"labelled `{label}`", text, pr)
+            return _made(DEPRECATION, f"labelled `{label}`", text, pr, changes=changes)
     if kind_by_label and kind in ("bc_breaking", "deprecation"):
         found = BREAKING if kind == "bc_breaking" else DEPRECATION
-        return _made(found, "labelled so", text, pr)
+        return _made(found, "labelled so", text, pr, changes=changes)
     tags = {t.lower() for t in info.tags}
     if tags & _INFRA_TAGS:
         return None
     if info.breaking or tags & _BREAKING_TAGS:
-        return _made(BREAKING, "marked BC-breaking", text, pr)
+        return _made(BREAKING, "marked BC-breaking", text, pr, changes=changes)
     if tags & _DEPRECATION_TAGS:
-        return _made(DEPRECATION, "marked as a deprecation", text, pr)
-    return _from_title(text, pr)
+        return _weighed(_made(DEPRECATION, "marked as a deprecation", text, pr), changes, text, pr)
+    if _IDLE.search(text) and not _TAGGED_BREAK.search(text):
+        return None  # removing what nobody uses breaks nobody
+    return _weighed(_from_title(text, pr), changes, text, pr)
+
+
+# What the title says it removes, judged against the diff: a removal the diff does not show
+_TITLE_REMOVALS = frozenset(
+    {"removes a public API", "drops support", "removes an old API", "removes a deprecated API",
+     "removes an API from the public API", "renames a public API"}
+)  # fmt: skip
+# "… because ROCm now supports it": what goes is a check, a guard, a workaround
+_ENABLES = re.compile(
+    r"(?i)\b(?:now (?:supports?|supported|works?|handles?|available)|(?:is|are) now supported|"
+    r"(?:is|are) supported now|no longer (?:needed|necessary|required))\b"
+)
+_CHECK = re.compile(
+    r"(?i)\b(?:checks?|guards?|asserts?|assertions?|restrictions?|limitations?|workarounds?|"
+    r"skips?|xfails?|warnings?|errors?|gates?|constraints?|blocks?)\b"
+)
+# the description says users are affected
+_SAYS_BREAKS = re.compile(
+    r"(?i)\bbc[- ]?breaking\b|\bbreaking changes?\b|\bbackwards?[- ]incompatible\b|"
+    r"\bno longer (?:supported|available|exported|exists?|accepted)\b|"
+    r"\b(?:has|have) been (?:removed|renamed|deleted)\b|\bmust (?:now )?(?:use|pass|migrate)\b"
+)
+# the verbs themselves, not a name that starts like one (`RemoveNoopPass`)
+_SAYS_REMOVAL = re.compile(
+    r"(?i)\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|drop(?:s|ped|ping)?|kill(?:s|ed|ing)?|"
+    r"renam(?:e|es|ed|ing)|deprecat(?:e|es|ed|ing)|mov(?:e|es|ed|ing)|phas(?:e|es|ed|ing) out)\b"
+    r"|\bmake\b(?=.*\bprivate\b)"
+)
+# folding several things into one removes the several: their classes, functions, modules
+_SAYS_FOLDING = re.compile(
+    r"(?i)\b(?:consolidat(?:e|es|ed|ing)|unif(?:y|ies|ied|ying)|merg(?:e|es|ed|ing))\b"
+)
+_STOP = frozenset(
+    {"remove", "removes", "removed", "delete", "deletes", "deleted", "drop", "drops", "rename",
+     "renames", "deprecate", "deprecates", "move", "moves", "make", "private", "the", "and",
+     "old", "legacy", "deprecated", "unused", "related", "code", "support", "from", "for",
+     "with", "into", "out", "all", "references", "implementation", "apis", "api", "kernels",
+     "functions", "classes", "class", "function", "module", "modules", "files", "file",
+     "config", "configs", "option", "options", "of", "to", "in", "on", "a", "an"}
+)  # fmt: skip
+
+
+def _weighed(
+    found: Announcement | None, changes: ApiChanges, text: str, pr: PullRequest
+) -> Announcement | None:
+    """The title's announcement weighed against what the PR changes."""
+    strong, weak = _strong(changes), _weak(changes)
+    if found is not None and found.kind == BREAKING and found.why in _TITLE_REMOVALS:
+        if not strong and _CHECK.search(text) and _ENABLES.search(f"{text}\n{pr.body}"):
+            return None  # a check removed because the thing is now supported: enablement
+        if changes.read_from == "diff" and changes.complete and not changes.breaks:
+            return None  # the diff removes or renames no public name
+        return _with(found, changes)
+    if found is not None and found.kind == DEPRECATION:
+        if strong or (weak and _about(text, weak, _DEPRECATE_VERB)):
+            names = _shown(changes)
+            return _with(
+                _retold(found, BREAKING, f"removes {names} it says it deprecates"), changes
+            )
+        if changes.ends_deprecation and _DEPRECATE_VERB.search(text):
+            # "deprecate v1 of X" whose diff deletes v1's deprecation warning: v1 is gone
+            return _with(
+                _retold(found, BREAKING, "removes what its deprecation warned of"), changes
+            )
+        return _with(found, changes)
+    if found is not None:
+        return _with(found, changes)
+    if strong:
+        return _diff_break(changes, text, pr, "removes or renames a public option")
+    if weak and (_SAYS_BREAKS.search(pr.body) or _about(text, weak, _SAYS_REMOVAL)):
+        return _diff_break(changes, text, pr, "removes or renames a public API")
+    whole = [n for n in weak if n.kind in (CLASS, FUNCTION)]
+    if whole and _about(text, whole, _SAYS_FOLDING):
+        return _diff_break(changes, text, pr, "replaces a public API")
+    return None
+
+
+def _strong(changes: ApiChanges) -> list[ApiName]:
+    """Removed or renamed names that break users whatever the title says: CLI flags,
+    environment variables, config classes and their fields. From a description (no
+    diff), only a rename it states: "removes `--whole-archive`" may be a linker's flag."""
+    return [n for n in _gone(changes) if _is_strong(n, changes)]
+
+
+def _weak(changes: ApiChanges) -> list[ApiName]:
+    return [n for n in _gone(changes) if not _is_strong(n, changes)]
+
+
+def _is_strong(name: ApiName, changes: ApiChanges) -> bool:
+    if changes.read_from == "body" and name in changes.removed:
+        return False
+    return name.kind in (FLAG, ENV) or _config(name)
+
+
+def _gone(changes: ApiChanges) -> list[ApiName]:
+    return [*changes.removed, *(old for old, _ in changes.renamed)]
+
+
+_CONFIG_CLASS = re.compile(r"(?:Config|Configuration|Args|Options|Settings)$")
+
+
+_CONFIG_FILE = re.compile(r"(?i)(?:^|[/_])(?:config|configs|args|options|settings)\.pyi?$")
+
+
+def _config(name: ApiName) -> bool:
+    """A config class (`QuantConfig`, `ModelArgs`) or a field of one, or of any class
+    of a config module (`job_config.py`'s `Parallelism`)."""
+    if name.kind == FIELD:
+        return bool(
+            _CONFIG_CLASS.search(name.name.rsplit(".", 1)[0]) or _CONFIG_FILE.search(name.path)
+        )
+    return name.kind == CLASS and bool(_CONFIG_CLASS.search(name.name))
+
+
+def _squash(word: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", word.lower())
+
+
+_EXTENSION = re.compile(r"\.[a-z]{1,5}$")
+
+
+def _about(text: str, names: list[ApiName], verbs: re.Pattern[str] | None = None) -> bool:
+    """Whether the title names what the diff removes: a word of what its verb governs
+    (`GPTQ`, `marlin qqq`, `--use_tp`, `marlin` of `marlin_kernel_nm.cu`; not what it is
+    removed *from*) inside a removed name (`torchao.quantization.GPTQ`), or a removed
+    module's or class's own name in it. A method counts only by its own name: the class
+    a title names is where it goes on, not what goes."""
+    verb = verbs.search(text) if verbs is not None else None
+    if verbs is not None and verb is None:
+        return False
+    scope = _FROM.split(text[verb.start() :] if verb else text, maxsplit=1)[0]
+    squashed = [_squash(n.name if n.kind != METHOD else n.name.rsplit(".", 1)[-1]) for n in names]
+    words = [_EXTENSION.sub("", w) for w in re.findall(r"[\w.-]+", scope)]
+    words = [w for w in words if w.lower() not in _STOP]
+    keys = [_squash(w) for w in words]
+    keys += [_squash(a + b) for a, b in zip(words, words[1:], strict=False)]
+    keys += [
+        p for w in words if "_" in w for p in w.lower().split("_") if len(p) >= 4 and p not in _STOP
+    ]
+    if any(len(k) >= 4 and any(k in name for name in squashed) for k in keys):
+        return True
+    title = _squash(scope)
+    leaves = [_squash(n.name.rsplit(".", 1)[-1]) for n in names if n.kind in (MODULE, CLASS)]
+    return any(len(leaf) >= 6 and leaf in title for leaf in leaves)
+
+
+def _retold(found: Announcement, kind: str, why: str) -> Announcement:
+    """A deprecation the diff shows is a removal: "X deprecated" → "X deprecated and removed"."""
+    subject = found.subject
+    if subject.endswith(" deprecated"):
+        subject += " and removed"
+    return Announcement(kind, why, found.sentence, subject, found.hint)
+
+
+def _diff_break(changes: ApiChanges, text: str, pr: PullRequest, why: str) -> Announcement:
+    return _with(Announcement(BREAKING, why, sentence(text), "", migration_hint(pr.body)), changes)
+
+
+_SHOWN = 4  # names a callout lists before "and N more"
+
+
+def _with(found: Announcement, changes: ApiChanges) -> Announcement:
+    """`found` with the names the PR removes and renames (none when it breaks nothing)."""
+    if found.kind != BREAKING or not changes.breaks:
+        return found
+    removed = _display(changes.removed)
+    renamed = tuple((old.name, new.name) for old, new in changes.renamed)
+    return Announcement(
+        found.kind, found.why, found.sentence, found.subject, found.hint, removed, renamed
+    )
+
+
+def _display(names: tuple[ApiName, ...]) -> tuple[str, ...]:
+    """Removed names as a reader wants them: modules first, then classes, functions,
+    fields, flags and methods; an export of a name also removed is told once."""
+    order = {MODULE: 0, CLASS: 1, "function": 2, FIELD: 3, FLAG: 4, "method": 5, "export": 6}
+    leaves = {n.name.rsplit(".", 1)[-1] for n in names if n.kind != "export"}
+    modules = {n.name for n in names if n.kind == MODULE}
+    kept = [
+        n
+        for n in names
+        if not (n.kind == "export" and (n.name.rsplit(".", 1)[-1] in leaves or n.name in modules))
+    ]
+    kept.sort(key=lambda n: order.get(n.kind, 9))
+    return tuple(dict.fromkeys(n.name for n in kept))
+
+
+def _shown(changes: ApiChanges) -> str:
+    names = [f"`{n}`" for n in _display(changes.removed)] + [
+        f"`{old.name}`" for old, _ in changes.renamed
+    ]
+    return ", ".join(names[:2]) + (" …" if len(names) > 2 else "")
 
 
 def _from_title(text: str, pr: PullRequest) -> Announcement | None:
@@ -139,8 +386,6 @@ def _from_title(text: str, pr: PullRequest) -> Announcement | None:
     tagged = _TAGGED_BREAK.search(text)
     if tagged and not _REPAIR.search(text[: tagged.start()]):
         return _made(BREAKING, "marked BC-breaking", text, pr)
-    if _IDLE.search(text):
-        return None  # removing what nobody uses breaks nobody
     # `drop Python 3.9 from the CI matrix`: only a deprecation is news in such a title
     infra = bool(_INFRA_SCOPE.search(text))
     for clause in _clauses(text):
@@ -246,11 +491,19 @@ _NOT_LIBRARY = re.compile(
 )
 
 
-def _made(kind: str, why: str, text: str, pr: PullRequest, clause: str = "") -> Announcement:
-    return Announcement(
+def _made(
+    kind: str,
+    why: str,
+    text: str,
+    pr: PullRequest,
+    clause: str = "",
+    changes: ApiChanges | None = None,
+) -> Announcement:
+    found = Announcement(
         kind=kind,
         why=why,
         sentence=sentence(text),
         subject=subject(clause or text, text),
         hint=migration_hint(pr.body),
     )
+    return _with(found, changes) if changes is not None else found

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models import PullRequest
-from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement, announce
+from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement, WindowNames, announce
 from .claims import find_claims
 from .components import Component
 from .english import as_clause, sentence_case
@@ -133,9 +133,10 @@ def assess(items: Sequence[Item], components: Sequence[Component]) -> dict[int, 
     for component in components:
         created.setdefault(id(component.lead), component)
     out: dict[int, Notability] = {}
+    window = WindowNames([it.pr for it in items])
     for it in items:
         by_label = it.cls.kind_rule.endswith("/label")
-        said = announce(it.pr, it.cls.kind, by_label) if it.number is not None else None
+        said = announce(it.pr, it.cls.kind, by_label, window) if it.number is not None else None
         sub = read_substance(it.pr, it.cls.kind)
         score = pr_score(it.pr, it.cls.kind, it.claims, said, sub)
         score += 0.6 if it.symbols and sub.user_facing else 0.0
@@ -227,6 +228,8 @@ def news(
             "sentence": announced(it).sentence,
             "subject": announced(it).subject,
             "hint": announced(it).hint,
+            "removed": list(announced(it).removed),
+            "renamed": [list(pair) for pair in announced(it).renamed],
             "area": it.cls.area,
             "reverted": it.reverted,
         }

@@ -1,8 +1,11 @@
 """The `--git` source: a clone's first-parent history as landed-commit records.
 
-One streaming `git log` process gives every commit's metadata, message and
-numstat; it is parsed incrementally, so memory stays flat and the cost stays
-close to git's own. Records have exactly the fields of `../shared/data/README.md`.
+One streaming `git log` process gives every commit's metadata, message,
+numstat and diff; it is parsed incrementally, so memory stays flat and the cost
+stays close to git's own. Records have exactly the fields of
+`../shared/data/README.md`, and, for Python files, each file's `patch` as GitHub's
+files API gives it (from the first `@@`, cut at 8,000 bytes with `patch_truncated`):
+what the analysis reads public names from. Other files' diffs are skipped unread.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ _COMMIT_MARK = b"\x1eprdigest-commit"
 _FORMAT = "%x1eprdigest-commit%x00%H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B"
 _HEADER_FIELDS = 9  # sha, parents, author name/email/time, committer name/email/time, message
 _NO_TITLE = "(no commit message)"  # records need a title; git allows an empty message
+_DIFF_START = b"diff --git "
+_PATCHED = (".py", ".pyi")  # files whose diff the analysis reads (reading/api_changes.py)
+_MAX_PATCH = 8000  # bytes of one file's diff kept, as GitHub's files API and the JSONL data
 # GIT_FLUSH=0: git writes its output in full buffers, not one write per commit as it
 # does into a pipe (each write wakes the reader: +10% on `git log`'s time).
 _GIT_ENV = {
@@ -127,7 +133,7 @@ LOG_OPTIONS = (
 def _git_log(path: Path, revisions: list[str]) -> Iterator[tuple[IO[bytes], Callable[[], bool]]]:
     """One `git log` process over `revisions`: its output stream, and a call that waits
     for git and says whether it succeeded. Fails if git does (GitLogError)."""
-    args = ["log", "--reverse", "--numstat", "-M", *LOG_OPTIONS, *revisions, "--"]
+    args = ["log", "--reverse", "--numstat", "--patch", "-U3", "-M", *LOG_OPTIONS, *revisions, "--"]
     with tempfile.TemporaryFile() as stderr:
         process = popen_git(path, args, stderr)
         assert process.stdout is not None
@@ -201,6 +207,13 @@ def _parse_stream(
             header.append(token)
             in_header = len(header) < _HEADER_FIELDS
             continue
+        if token.startswith(_DIFF_START):  # the commit's diff, after its numstat
+            # git ends a diff with no NUL: the next commit's mark is glued to it
+            diff, mark, _ = token.partition(_COMMIT_MARK)
+            _add_patches(diff, files)
+            if not mark:
+                continue
+            token = _COMMIT_MARK
         if token == _COMMIT_MARK:
             if header:
                 yield _record(repo, header, files, parse_message)
@@ -240,6 +253,35 @@ def _raw_change(entry: bytes, tokens: Iterator[bytes]) -> dict[str, Any]:
     change["path"] = _text(next(tokens, b""))
     change["blobs"] = (old_blob.decode("ascii"), new_blob.decode("ascii"))
     return change
+
+
+def _add_patches(diff: bytes, files: list[dict[str, Any]]) -> None:
+    """Each Python file's part of a commit's diff, as its `patch`. git writes one part a
+    file, in the numstat's order; a part whose header does not name its file stops the
+    pairing (no patch rather than another file's)."""
+    if not any(f["path"].endswith(_PATCHED) for f in files):
+        return
+    parts = diff.split(b"\n" + _DIFF_START)
+    if len(parts) != len(files):
+        return
+    for change, part in zip(files, parts, strict=True):
+        path = change["path"]
+        if not path.endswith(_PATCHED):
+            continue
+        header_end = part.find(b"\n")
+        if (
+            f" b/{path}".encode() not in part[:header_end]
+            and path.encode() not in part[:header_end]
+        ):
+            return
+        start = part.find(b"\n@@")
+        if start < 0:
+            continue  # a mode change or an empty file: no hunk
+        patch = part[start + 1 :]
+        if len(patch) > _MAX_PATCH:
+            patch = patch[: patch.rfind(b"\n", 0, _MAX_PATCH) + 1]
+            change["patch_truncated"] = True
+        change["patch"] = patch.decode("utf-8", "replace")
 
 
 def _record(

@@ -78,10 +78,15 @@ def _file(raw: dict[str, Any]) -> FileChange:
     if not isinstance(raw, dict) or not raw.get("path"):
         raise ValueError("a file entry lacks its path")
     additions, deletions = raw.get("additions"), raw.get("deletions")
+    patch = raw.get("patch")
+    if patch is not None and not isinstance(patch, str):
+        raise ValueError(f"the patch of {raw['path']} is not text")
     return FileChange(
         path=str(raw["path"]),
         additions=int(additions) if additions is not None else None,
         deletions=int(deletions) if deletions is not None else None,
         old_path=raw.get("old_path"),
         binary=bool(raw.get("binary", False)),
+        patch=patch,
+        patch_truncated=bool(raw.get("patch_truncated", False)),
     )

@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from ..models import FileChange, PullRequest
 from ..timeutil import now, parse_datetime, to_iso
 from . import Store, UpsertCounts
-from .rows import _pr_row
+from .rows import _pr_row, file_rows
 
 CURSOR_SOURCE = "github"
 _CHUNK = 500
@@ -189,7 +190,7 @@ def _lay_over(store: Store, repo_id: int | None, pr: PullRequest) -> None:
         )
         _replace_labels(store, pr_id, pr.labels)
         if pr.files:
-            _replace_files(store, pr_id, pr.files)
+            _replace_files(store, pr_id, _with_stored_patches(store, pr_id, pr.files))
         return
     row = _pr_row(repo_id, pr, "github:" + (pr.updated_at.isoformat() if pr.updated_at else ""))
     if own is not None:
@@ -218,15 +219,34 @@ def _replace_labels(store: Store, pr_id: int, labels: Sequence[str]) -> None:
     )
 
 
+def _with_stored_patches(
+    store: Store, pr_id: int, files: Sequence[FileChange]
+) -> tuple[FileChange, ...]:
+    """GitHub's file list with the diffs a JSONL sync stored for the same paths: the
+    REST list carries no `patch` here, and laying it over must not lose them."""
+    stored = {
+        path: (patch, bool(truncated))
+        for path, patch, truncated in store.conn.execute(
+            "SELECT path, patch, patch_truncated FROM files WHERE pr_id = ? AND patch IS NOT NULL",
+            (pr_id,),
+        )
+    }
+    if not stored:
+        return tuple(files)
+    return tuple(
+        replace(f, patch=stored[f.path][0], patch_truncated=stored[f.path][1])
+        if f.patch is None and f.path in stored
+        else f
+        for f in files
+    )
+
+
 def _replace_files(store: Store, pr_id: int, files: Sequence[FileChange]) -> None:
     store.conn.execute("DELETE FROM files WHERE pr_id = ?", (pr_id,))
     store.conn.executemany(
-        "INSERT INTO files (pr_id, position, path, old_path, additions, deletions, is_binary)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [
-            (pr_id, i, f.path, f.old_path, f.additions, f.deletions, int(f.binary))
-            for i, f in enumerate(files)
-        ],
+        "INSERT INTO files (pr_id, position, path, old_path, additions, deletions, is_binary,"
+        " patch, patch_truncated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        file_rows(pr_id, files),
     )
 
 

@@ -94,7 +94,8 @@ class PullRequestTables(StoreCore):
         ids = [r[0] for r in rows]
         files = self._children(
             ids,
-            "SELECT pr_id, path, additions, deletions, old_path, is_binary FROM files",
+            "SELECT pr_id, path, additions, deletions, old_path, is_binary, patch, patch_truncated"
+            " FROM files",
             "position",
         )
         labels = self._children(ids, "SELECT pr_id, name FROM labels", "name")

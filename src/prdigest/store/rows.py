@@ -13,13 +13,35 @@ from ..timeutil import parse_datetime, to_iso
 
 
 def raw_json(pr: PullRequest) -> str | None:
-    return json.dumps(pr.raw, sort_keys=True) if pr.raw is not None else None
+    """The source payload as stored: without the files' diffs, which `files.patch` keeps."""
+    if pr.raw is None:
+        return None
+    return json.dumps(_without_patches(pr.raw), sort_keys=True)
+
+
+def _without_patches(raw: dict[str, Any]) -> dict[str, Any]:
+    files = raw.get("files")
+    if not isinstance(files, list) or not any(
+        isinstance(f, dict) and ("patch" in f or "patch_truncated" in f) for f in files
+    ):
+        return raw
+    kept = [
+        {k: v for k, v in f.items() if k not in ("patch", "patch_truncated")}
+        if isinstance(f, dict)
+        else f
+        for f in files
+    ]
+    return {**raw, "files": kept}
 
 
 def content_hash(pr: PullRequest, raw: str | None = None) -> str:
     """What tells an unchanged re-sync from an update: the source payload when there is
-    one (every stored field derives from it), else the record's fields."""
+    one (every stored field derives from it, the diffs aside), else the record's fields;
+    and the files' diffs, so that records synced again with diffs are updated."""
     payload = raw if raw is not None else json.dumps(_pr_payload(pr), sort_keys=True, default=str)
+    patches = [(f.patch, f.patch_truncated) for f in pr.files if f.patch or f.patch_truncated]
+    if patches:
+        payload += "\0" + json.dumps(patches)
     return hashlib.sha1(f"{pr.source}\0{payload}".encode()).hexdigest()
 
 
@@ -95,7 +117,17 @@ def _pr_row(
 def file_rows(pr_id: int, files: Sequence[FileChange]) -> list[tuple[Any, ...]]:
     """The `files` rows of one PR, in the order of its changes."""
     return [
-        (pr_id, i, f.path, f.old_path, f.additions, f.deletions, int(f.binary))
+        (
+            pr_id,
+            i,
+            f.path,
+            f.old_path,
+            f.additions,
+            f.deletions,
+            int(f.binary),
+            f.patch,
+            int(f.patch_truncated),
+        )  # fmt: skip
         for i, f in enumerate(files)
     ]
 
@@ -153,8 +185,8 @@ def _pr_from_row(
         source=source,
         labels=tuple(name for (name,) in labels),
         files=tuple(
-            FileChange(path, additions, deletions, old_path, bool(binary))
-            for path, additions, deletions, old_path, binary in files
+            FileChange(path, additions, deletions, old_path, bool(binary), patch, bool(truncated))
+            for path, additions, deletions, old_path, binary, patch, truncated in files
         ),
         trailers=tuple((k, tuple(v)) for k, v in json.loads(trailers)),
         raw=json.loads(raw) if raw else None,

@@ -80,8 +80,8 @@ class PullRequestWriter:
         conn.executemany("DELETE FROM files WHERE pr_id = ?", stale)
         conn.executemany("DELETE FROM labels WHERE pr_id = ?", stale)
         conn.executemany(
-            "INSERT INTO files (pr_id, position, path, old_path, additions, deletions, is_binary)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO files (pr_id, position, path, old_path, additions, deletions, is_binary,"
+            " patch, patch_truncated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [row for pr in changed for row in file_rows(ids[pr.sha or ""], pr.files)],
         )
         conn.executemany(

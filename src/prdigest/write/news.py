@@ -3,8 +3,9 @@ changes and deprecations callout, the new components an area's section names, an
 phrases Key Takeaways opens with. Every PR they name is cited through the `Ledger`.
 
 The callout follows PyTorch's release notes, where a BC-breaking entry says what changed
-in the PR's own words and what users should do: here the PR's title as a sentence, and,
-when its description says what to use instead, that sentence quoted.
+in the PR's own words and what users should do: here the PR's title as a sentence, the
+public names it removes or renames (read from its diff, else its description), and, when
+its description says what to use instead, that sentence quoted.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ _NAME = re.compile(r"^`?([A-Za-z_][\w.]*)`?$")
 def _template(row: dict[str, Any]) -> tuple[str, str] | None:
     """(the subject with its first name as `{}`, the name): `deprecated QDQLayout and
     related code deleted` → (`deprecated {} and related code deleted`, `QDQLayout`)."""
-    if not row["subject"] or row["hint"] or row["reverted"]:
+    if not row["subject"] or row["hint"] or row["reverted"] or _evidence(row):
         return None
     words = row["subject"].split(" ")
     for i, word in enumerate(words):
@@ -83,6 +84,9 @@ def _announcement(rows: list[dict[str, Any]], ledger: Ledger) -> str:
             sentence_case(row["subject"]) if row["subject"] else row["sentence"].rstrip(".")
         )
         said = inline(plain_said)
+        evidence = _evidence(row)
+        if evidence:
+            said += f"; {evidence}"
     text = f"**{LABELS[row['kind']]}:** {said} ({ledger.cite_all([r['pr'] for r in rows])})"
     if row["reverted"]:
         text += ", reverted this week"
@@ -90,6 +94,40 @@ def _announcement(rows: list[dict[str, Any]], ledger: Ledger) -> str:
     if row["hint"]:
         text += f" In the PR's words: “{inline(row['hint'], symbols=False)}”"
     return text
+
+
+_EVIDENCE_SHOWN = 3  # removed names listed before "and N more"
+
+
+def _evidence(row: dict[str, Any]) -> str:
+    """What the PR's diff (or description) shows it removes and renames, the names in
+    backticks: "removes `A`, `B` and 2 more; renames `c` to `d`". A removed name the
+    sentence names already (`Float8Layout` for `torchao.dtypes.Float8Layout`) is not
+    repeated; '' when nothing is left to tell."""
+    said = f"{row.get('subject', '')} {row.get('sentence', '')}"
+    dotted = said.replace("/", ".")  # `Removes torchao/prototype/moe_quant`: its modules
+    removed = [
+        n
+        for n in row.get("removed") or []
+        if n.rpartition(".")[2] not in said
+        and not (n.count(".") > 1 and n.rpartition(".")[0] in dotted)
+    ]
+    renamed = [tuple(pair) for pair in row.get("renamed") or []]
+    if not removed and all(old in said and new in said for old, new in renamed):
+        return ""
+    parts = []
+    if removed:
+        shown = [code(name) for name in removed[:_EVIDENCE_SHOWN]]
+        rest = len(removed) - len(shown)
+        listed = ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
+        if rest > 0:
+            listed = ", ".join(shown) + f" and {rest} more"
+        parts.append(f"removes {listed}")
+    if renamed:
+        pairs = [f"{code(old)} to {code(new)}" for old, new in renamed[:_EVIDENCE_SHOWN]]
+        rest = len(renamed) - len(pairs)
+        parts.append("renames " + ", ".join(pairs) + (f" and {rest} more" if rest > 0 else ""))
+    return "; ".join(parts)
 
 
 def component_bullets(
