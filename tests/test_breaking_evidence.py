@@ -270,7 +270,32 @@ FILLER = [
     ))])
     for i in range(3)
 ]  # fmt: skip
-ALL = [ENABLEMENT, DEPRECATE_BUT_DELETE, DROPPED_FLAGS, RENAMED_FIELD, INTERNAL_ONLY,
+# "Move X to prototype" whose diff makes the old import path warn: a deprecation, unnamed
+WARNS_NOW = _record(
+    126,
+    "Move six workflows to prototype",
+    [_file("trainer/quantization/workflows.py", (
+        "@@ -10,6 +10,10 @@ class Int8Workflow:\n"
+        "     def __init__(self, bits=8):\n"
+        "+        warnings.warn(\n"
+        "+            \"Int8Workflow is deprecated and will be removed in 0.17; \"\n"
+        "+            \"use trainer.prototype.Int8Workflow instead\"\n"
+        "+        )\n"
+        "         self.bits = bits\n"
+    ))],
+)  # fmt: skip
+# a library line that only silences a deprecation warning of a dependency warns no user
+SILENCES = _record(
+    127,
+    "Quieter start-up",
+    [_file("trainer/__init__.py", (
+        "@@ -1,3 +1,4 @@\n"
+        " import warnings\n"
+        "+warnings.filterwarnings(\"ignore\", message=\"torch.ao is deprecated and will be removed\")\n"
+        " from .core import *\n"
+    ))],
+)  # fmt: skip
+ALL = [ENABLEMENT, WARNS_NOW, SILENCES, DEPRECATE_BUT_DELETE, DROPPED_FLAGS, RENAMED_FIELD, INTERNAL_ONLY,
        ADDED_IN_WINDOW, REMOVED_IN_WINDOW, BODY_ONLY, ENDED_DEPRECATION, CONDITIONAL_DEFS,
        REMOVED_PACKAGE, ENV_RENAMED, ENV_THROUGH_HELPER, CPP_REMOVAL, CONFIG_MODULE_FIELD,
        *FILLER]  # fmt: skip
@@ -356,6 +381,12 @@ def test_without_a_diff_the_description_names_what_breaks(tmp_path: Path) -> Non
 def test_a_deprecation_that_deletes_the_old_warning_ends_it(tmp_path: Path) -> None:
     line = _flagged(_digest(tmp_path, ALL))[109]
     assert line.startswith("*   **Breaking:**") and "deprecated and removed" in line, line
+
+
+def test_a_diff_that_adds_a_deprecation_warning_deprecates(tmp_path: Path) -> None:
+    flagged = _flagged(_digest(tmp_path, ALL))
+    assert flagged[126].startswith("*   **Deprecation:**"), flagged.get(126)
+    assert 127 not in flagged, flagged.get(127)  # silencing a warning warns no user
 
 
 def test_functions_under_a_module_level_if_are_public(tmp_path: Path) -> None:

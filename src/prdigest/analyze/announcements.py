@@ -260,6 +260,8 @@ def _weighed(
     whole = [n for n in weak if n.kind in (CLASS, FUNCTION)]
     if whole and _about(text, whole, _SAYS_FOLDING):
         return _diff_break(changes, text, pr, "replaces a public API")
+    if changes.starts_deprecation and not _INFRA_SCOPE.search(text):
+        return _made(DEPRECATION, "adds a deprecation warning", text, pr, changes=changes)
     return None
 
 

@@ -55,6 +55,9 @@ class ApiChanges:
     # it deletes deprecation warnings of library code and adds none: what they warned
     # of is gone (`warnings.warn("X is deprecated …")` → `assert version == 2`)
     ends_deprecation: bool = False
+    # it adds deprecation warnings to library code and deletes none: users are warned
+    # that something will go, whatever the title calls the change ("move X to prototype")
+    starts_deprecation: bool = False
 
     @property
     def breaks(self) -> bool:
@@ -71,6 +74,7 @@ class ApiChanges:
             self.read_from,
             self.complete,
             self.ends_deprecation,
+            self.starts_deprecation,
         )
 
 
@@ -139,6 +143,8 @@ _DEPRECATION_WARNING = re.compile(
     r"favou?r|instead|please|use)\b)"
 )
 DEPRECATION_WARNING = "deprecation warning"  # the kind of a _Seen that is one
+# a comment, or a line that silences or tests for warnings, warns no user
+_SILENCED = re.compile(r"^\s*#|filterwarnings|simplefilter|catch_warnings|\bignore\b|assert")
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +193,7 @@ def _names_in_patch(path: str, patch: str) -> list[_Seen]:
             out.extend(_Seen(sign, n) for n in _code_names(path, body, indent, scope))
         if public_code:
             out.extend(_Seen(sign, ApiName(ENV, v, path)) for v in _ENV.findall(body))
-            if _DEPRECATION_WARNING.search(body) and not body.startswith("#"):
+            if _DEPRECATION_WARNING.search(body) and not _SILENCED.search(body):
                 out.append(_Seen(sign, ApiName(DEPRECATION_WARNING, "", path)))
         if public_code:
             if is_init and not (lazy and sign == "-"):
@@ -367,6 +373,7 @@ def _net(
 ) -> ApiChanges:
     warnings = [s for s in seen if s.name.kind == DEPRECATION_WARNING]
     ends = any(s.sign == "-" for s in warnings) and not any(s.sign == "+" for s in warnings)
+    starts = any(s.sign == "+" for s in warnings) and not any(s.sign == "-" for s in warnings)
     seen = [s for s in seen if s.name.kind != DEPRECATION_WARNING]
     added_keys = {_key(s.name) for s in seen if s.sign == "+"}
     removed_keys = {_key(s.name) for s in seen if s.sign == "-"}
@@ -391,6 +398,7 @@ def _net(
         read_from="diff",
         complete=complete,
         ends_deprecation=ends,
+        starts_deprecation=starts,
     )
 
 
