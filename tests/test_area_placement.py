@@ -1,0 +1,110 @@
+"""Where a PR belongs (issue 19): filed where most of its changed lines land; a PR of only
+tests, docs, CI or build files by what it is about. Through the CLI, as a user runs it:
+`sync --jsonl` of a small JSONL, then `digest --format json` (each PR's area)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from helpers import run_cli
+
+MONDAY = datetime(2026, 2, 9, 10, tzinfo=UTC)  # 2026-W07
+
+File = tuple[str, int]  # path, changed lines
+
+
+def _record(
+    repo: str, number: int, title: str, files: list[File], body: str = ""
+) -> dict[str, Any]:
+    when = (MONDAY + timedelta(hours=number % 100)).isoformat().replace("+00:00", "Z")
+    return {
+        "repo": repo,
+        "number": number,
+        "number_source": "title",
+        "sha": f"{number:040x}",
+        "parents": [],
+        "title": title,
+        "body": body,
+        "author_name": f"Dev {number % 3}",
+        "author_email": f"dev{number % 3}@example.com",
+        "committer_name": "GitHub",
+        "committer_email": "noreply@github.com",
+        "committed_at": when,
+        "authored_at": when,
+        "files": [{"path": path, "additions": lines, "deletions": 0} for path, lines in files],
+        "trailers": {},
+    }
+
+
+def areas_of(
+    tmp_path: Path, repo: str, prs: list[tuple[int, str, list[File]]], *options: str
+) -> dict[int, str]:
+    """Each PR's area in the week's digest (JSON), after syncing the PRs from a JSONL."""
+    jsonl = tmp_path / "prs.jsonl"
+    jsonl.write_text(
+        "".join(json.dumps(_record(repo, n, title, files)) + "\n" for n, title, files in prs),
+        encoding="utf-8",
+    )
+    db = tmp_path / "store.db"
+    assert run_cli("sync", repo, "--jsonl", str(jsonl), db=db).exit_code == 0
+    result = run_cli("digest", repo, "--week", "2026-W07", "--format", "json", *options, db=db)
+    assert result.exit_code == 0, result.output
+    return {int(n): pr["area"] for n, pr in json.loads(result.stdout)["prs"].items()}
+
+
+def test_a_pr_is_filed_where_most_of_its_lines_land(tmp_path: Path) -> None:
+    """Four one-line touches in the Arm backend, one real change in Cadence: Cadence's PR.
+    Counting files (or halving files and lines) filed it under Arm."""
+    arm = [(f"backends/arm/_passes/pass_{i}.py", 1) for i in range(4)]
+    areas = areas_of(
+        tmp_path,
+        "pytorch/executorch",
+        [
+            (101, "Rewrite the quantized conv kernel", [*arm, ("backends/cadence/aot/ops.py", 12)]),
+            (102, "Rename a helper", [("backends/arm/a.py", 3), ("backends/cadence/b.py", 2)]),
+        ],
+    )
+    assert areas[101] == "Backends: Cadence"
+    assert areas[102] == "Backends: Arm"  # most lines in Arm
+
+
+def test_build_and_test_only_prs_are_filed_by_what_they_are_about(tmp_path: Path) -> None:
+    """Build files only (a visibility cleanup across the tree) are the build's, even where
+    one component's directory holds them; tests of one component are that component's,
+    tests of several the shared test area's; a title tag still decides."""
+    areas = areas_of(
+        tmp_path,
+        "pytorch/executorch",
+        [
+            (201, "Remove visibility gating - Core", [("runtime/core/targets.bzl", 6)]),
+            (
+                202,
+                "Remove visibility gating - Kernels",
+                [("kernels/portable/targets.bzl", 9), ("kernels/quantized/targets.bzl", 4)],
+            ),
+            (203, "Add missing BUCK file", [("devtools/bundled_program/test/BUCK", 20)]),
+            (
+                204,
+                "Explicitly construct Span<EValue*> in tests",
+                [
+                    ("kernels/prim_ops/test/prim_ops_test.cpp", 4),
+                    ("runtime/kernel/test/operator_registry_test.cpp", 4),
+                    ("extension/kernel_util/test/make_boxed_test.cpp", 3),
+                ],
+            ),
+            (205, "Fix a flaky method test", [("runtime/executor/test/method_test.cpp", 8)]),
+            (
+                206,
+                "Arm backend: Fix CMakeLists relative path",
+                [("examples/arm/CMakeLists.txt", 2)],
+            ),
+            (207, "Fix the deadlock on unload", [("runtime/executor/method.cpp", 5)]),
+        ],
+    )
+    assert areas[201] == areas[202] == areas[203] == "Build/CI"
+    assert areas[204] == "Testing"
+    assert areas[205] == areas[207] == "Runtime"
+    assert areas[206] == "Backends: Arm"
