@@ -108,3 +108,33 @@ def test_build_and_test_only_prs_are_filed_by_what_they_are_about(tmp_path: Path
     assert areas[204] == "Testing"
     assert areas[205] == areas[207] == "Runtime"
     assert areas[206] == "Backends: Arm"
+
+
+def test_the_generic_profile_files_examples_with_their_component(tmp_path: Path) -> None:
+    """An unknown repository: `examples/arm/` is the Arm backend's work (no "Examples: Arm"
+    beside "Backends: Arm"), so `Arm backend:` names one area; a container inside a
+    container (`examples/models/`) stays one area rather than one per model."""
+    prs = [
+        (300 + i, f"Arm backend: add pass {i}", [(f"backends/arm/_passes/p{i}.py", 30)])
+        for i in range(4)
+    ]
+    prs += [
+        (310 + i, f"Vulkan: add op {i}", [(f"backends/vulkan/op{i}.cpp", 30)]) for i in range(3)
+    ]
+    prs += [
+        (320 + i, f"Update the Ethos-U demo {i}", [("examples/arm/run.py", 5)]) for i in range(3)
+    ]
+    prs += [(330, "Arm backend: fix the example's setup", [("examples/arm/setup/setup.sh", 2)])]
+    prs += [
+        (340 + i, f"Parakeet runner fix {i}", [("examples/models/parakeet/main.cpp", 8)])
+        for i in range(3)
+    ]
+    prs += [
+        (350 + i, f"Llama export fix {i}", [("examples/models/llama/export.py", 8)])
+        for i in range(3)
+    ]
+    areas = areas_of(tmp_path, "acme/edgekit", prs, "--profile", "generic")
+    assert {areas[n] for n in (300, 301, 320, 321, 322, 330)} == {"Backends: Arm"}
+    assert areas[310] == "Backends: Vulkan"
+    assert areas[340] == areas[350] and areas[340] != areas[300]
+    assert not any(area.startswith("Examples: Arm") for area in areas.values())
