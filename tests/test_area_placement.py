@@ -138,3 +138,22 @@ def test_the_generic_profile_files_examples_with_their_component(tmp_path: Path)
     assert areas[310] == "Backends: Vulkan"
     assert areas[340] == areas[350] and areas[340] != areas[300]
     assert not any(area.startswith("Examples: Arm") for area in areas.values())
+
+
+def test_a_qualified_tag_names_the_area_of_its_subject(tmp_path: Path) -> None:
+    """`[mxfp8 moe training]` names the MoE Training area (its trailing words), as a
+    `Qualcomm AI Engine Direct -` prefix names Qualcomm (its leading words): the tag decides
+    though most lines land in the MX formats' kernels."""
+    pkg = "quantkit/prototype"
+    prs = [(400 + i, f"moe: tune {i}", [(f"{pkg}/moe_training/m{i}.py", 10)]) for i in range(3)]
+    prs += [(410 + i, f"mx: cast {i}", [(f"{pkg}/mx_formats/c{i}.py", 10)]) for i in range(3)]
+    prs += [
+        (
+            420,
+            "[mxfp8 moe training] integrate the dim0 cast kernel",
+            [(f"{pkg}/mx_formats/kernels.py", 60), (f"{pkg}/moe_training/kernels.py", 12)],
+        )
+    ]
+    areas = areas_of(tmp_path, "acme/quantkit", prs, "--profile", "generic")
+    assert areas[420] == areas[400] == "Prototype: MoE Training"
+    assert areas[410] == "Prototype: MX Formats"

@@ -155,23 +155,37 @@ class RuleEngine:
         or conventional scope, then tags later in the title."""
         found: list[tuple[int, str]] = []
         for tag in info.tags[: info.leading_tags]:
-            index = self._area_by_tag.get(tag)
+            index = self._tag_area(tag)
             if index is not None:
                 found.append((index, "title_tag"))
         for name in (info.prefix, info.conventional_scope):
-            if not name:
-                continue
-            words = name.split(" ")
-            for end in range(len(words), 0, -1):  # `qualcomm ai engine direct` … `qualcomm`
-                index = self._area_by_tag.get(" ".join(words[:end]))
+            if name:
+                index = self._tag_area(name)
                 if index is not None:
                     found.append((index, "title_prefix"))
-                    break
         for tag in info.tags[info.leading_tags :]:
-            index = self._area_by_tag.get(tag)
+            index = self._tag_area(tag)
             if index is not None:
                 found.append((index, "title_tag"))
         return found
+
+    def _tag_area(self, name: str) -> int | None:
+        """The area a tag or prefix names: as written, else its longest leading words that
+        are a tag (`qualcomm ai engine direct` … `qualcomm`), else its longest trailing
+        ones (`mxfp8 moe training` → `moe training`: a qualifier before the subject)."""
+        index = self._area_by_tag.get(name)
+        if index is not None or " " not in name:
+            return index
+        words = name.split(" ")
+        for end in range(len(words) - 1, 0, -1):
+            index = self._area_by_tag.get(" ".join(words[:end]))
+            if index is not None:
+                return index
+        for start in range(1, len(words)):
+            index = self._area_by_tag.get(" ".join(words[start:]))
+            if index is not None:
+                return index
+        return None
 
     def _choose_tag(self, candidates: list[tuple[int, str]], vote: PathVote) -> tuple[int, str]:
         """Several areas named (`[Recipes][CoreML]`): the one owning most of the change; ties → title order."""
