@@ -5,6 +5,7 @@ tests, docs, CI or build files by what it is about. Through the CLI, as a user r
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,10 @@ File = tuple[str, int]  # path, changed lines
 
 
 def _record(
-    repo: str, number: int, title: str, files: list[File], body: str = ""
+    repo: str, number: int, title: str, files: list[File], weeks_before: int = 0
 ) -> dict[str, Any]:
-    when = (MONDAY + timedelta(hours=number % 100)).isoformat().replace("+00:00", "Z")
+    landed = MONDAY - timedelta(weeks=weeks_before) + timedelta(hours=number % 100)
+    when = landed.isoformat().replace("+00:00", "Z")
     return {
         "repo": repo,
         "number": number,
@@ -27,7 +29,7 @@ def _record(
         "sha": f"{number:040x}",
         "parents": [],
         "title": title,
-        "body": body,
+        "body": "",
         "author_name": f"Dev {number % 3}",
         "author_email": f"dev{number % 3}@example.com",
         "committer_name": "GitHub",
@@ -40,14 +42,18 @@ def _record(
 
 
 def areas_of(
-    tmp_path: Path, repo: str, prs: list[tuple[int, str, list[File]]], *options: str
+    tmp_path: Path,
+    repo: str,
+    prs: list[tuple[int, str, list[File]]],
+    *options: str,
+    earlier: Sequence[tuple[int, str, list[File], int]] = (),
 ) -> dict[int, str]:
-    """Each PR's area in the week's digest (JSON), after syncing the PRs from a JSONL."""
+    """Each PR's area in the week's digest (JSON), after syncing the PRs (and `earlier`
+    ones, landed that many weeks before) from a JSONL."""
+    records = [_record(repo, n, title, files) for n, title, files in prs]
+    records += [_record(repo, n, title, files, weeks) for n, title, files, weeks in earlier]
     jsonl = tmp_path / "prs.jsonl"
-    jsonl.write_text(
-        "".join(json.dumps(_record(repo, n, title, files)) + "\n" for n, title, files in prs),
-        encoding="utf-8",
-    )
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     db = tmp_path / "store.db"
     assert run_cli("sync", repo, "--jsonl", str(jsonl), db=db).exit_code == 0
     result = run_cli("digest", repo, "--week", "2026-W07", "--format", "json", *options, db=db)
@@ -157,3 +163,30 @@ def test_a_qualified_tag_names_the_area_of_its_subject(tmp_path: Path) -> None:
     areas = areas_of(tmp_path, "acme/quantkit", prs, "--profile", "generic")
     assert areas[420] == areas[400] == "Prototype: MoE Training"
     assert areas[410] == "Prototype: MX Formats"
+
+
+def test_generic_areas_hold_from_week_to_week(tmp_path: Path) -> None:
+    """A directory busy over the quarter keeps its area in a week that touches it once: the
+    generic profile derives areas from the quarter up to the window's end, not the two
+    weeks a digest classifies (it folded `mx_formats` into Prototype that week). `classify
+    explain` files the PR as the digest did."""
+    pkg = "quantkit/prototype"
+    earlier = [(500 + i, f"mx: cast {i}", [(f"{pkg}/mx_formats/c{i}.py", 10)], 6) for i in range(4)]
+    prs = [(510 + i, f"moe: tune {i}", [(f"{pkg}/moe_training/m{i}.py", 10)]) for i in range(3)]
+    prs += [(520, "Fix the mxfp8 cast rounding", [(f"{pkg}/mx_formats/kernels.py", 12)])]
+    prs += [(521, "Add a spin rotation", [(f"{pkg}/spinquant/rot.py", 12)])]
+    areas = areas_of(tmp_path, "acme/quantkit", prs, "--profile", "generic", earlier=earlier)
+    assert areas[520] == "Prototype: MX Formats"
+    assert areas[510] == "Prototype: MoE Training"
+    assert areas[521] == "Prototype"  # one PR in the quarter: its parent's
+    explained = run_cli(
+        "classify",
+        "explain",
+        "acme/quantkit",
+        "520",
+        "--profile",
+        "generic",
+        db=tmp_path / "store.db",
+    )
+    assert explained.exit_code == 0, explained.output
+    assert "\narea: Prototype: MX Formats  (decided by generic/area/" in explained.stdout

@@ -88,6 +88,10 @@ def check_window(store: Store, repo: str, window: Window, count_mode: str = "mer
 
 
 COUNT_MODES = ("merged", "opened", "all")
+# The span whose PRs shape the areas of a profile deriving them from paths (the generic
+# one), ending with the window: a quarter, so a directory keeps its area week to week
+# instead of standing alone one week and folding into its parent the next.
+AREA_BASIS = timedelta(weeks=13)
 
 
 def window_prs(
@@ -132,7 +136,13 @@ def classified(
     profile = profile_for(repo, config, profile_name)
     if spelling is not None:
         profile.use_spelling(spelling)
-    decided = profile.classify_all([*current, *previous])
+    basis: list[PullRequest] = []
+    if profile.derives_areas:
+        from .store.paths import paths_landed_between
+
+        earlier = paths_landed_between(store, repo, window.end - AREA_BASIS, previous_window.start)
+        basis = [*earlier, *previous, *current]
+    decided = profile.classify_all([*current, *previous], basis)
     store.save_classifications(repo, zip(current, decided[: len(current)], strict=True))
     pairs = list(zip(current, decided[: len(current)], strict=True))
     previous_pairs = list(zip(previous, decided[len(current) :], strict=True))
@@ -166,14 +176,18 @@ def build_digest_context(
 
 
 def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[PullRequest]:
-    """The PRs a digest classifies with this one: its ISO week and the week before (the
-    generic profile derives its areas from them, spelled as the digest spells them); the
-    profile is told the spelling."""
+    """The PRs a digest of this one's ISO week classifies it with: the week and the week
+    before, and for a profile deriving its areas from the PRs (the generic one) all those
+    of its area basis (spelled as the digest spells them); the profile is told the
+    spelling."""
     if pr.merged_at is None:
         return [pr]
     week = last_complete_week(pr.merged_at + timedelta(days=7))
     profile.use_spelling(title_spelling(store, pr.repo, week))
-    batch = store.merged_between(pr.repo, week.previous().start, week.end)
+    start = week.previous().start
+    if profile.derives_areas:
+        start = min(start, week.end - AREA_BASIS)
+    batch = store.merged_between(pr.repo, start, week.end)
     return batch if any(other.sha == pr.sha for other in batch) else [*batch, pr]
 
 

@@ -1,6 +1,7 @@
 """The generic profile: areas derived from the paths a repository's PRs actually touch.
 
-Given the PRs to classify (the pipeline passes the window plus the previous one), it
+Given the PRs that shape the areas (the pipeline passes the quarter up to the window's
+end: `AREA_BASIS`), it
 1. files CI, build, docs and test plumbing under fallback areas (Build/CI, Docs, Tests);
 2. makes every other top-level directory an area, and splits a directory into its
    children when it is a container (`src/`, `backends/`, `models/`, `packages/`) at the
@@ -88,8 +89,12 @@ class GenericProfile(Profile):
         self._profile_areas = tuple(rule.name for rule in derived) + FALLBACK_NAMES
         return self.engine
 
-    def classify_all(self, prs: Sequence[PullRequest]) -> list[Classification]:
-        results = super().classify_all(prs)
+    derives_areas = True
+
+    def classify_all(
+        self, prs: Sequence[PullRequest], basis: Sequence[PullRequest] = ()
+    ) -> list[Classification]:
+        results = super().classify_all(prs, basis)
         # Display order: busiest area first (ties by name), the fallbacks last.
         counts = Counter(result.area for result in results)
         derived = [name for name in self._profile_areas if name not in FALLBACK_NAMES]
@@ -140,7 +145,7 @@ def _examples_of(keys: list[tuple[str, ...]]) -> dict[tuple[str, ...], tuple[str
     is_example = {key: key[0] in EXAMPLE_DIRS for key in keys}
     leaves = Counter(key[-1] for key in keys if not is_example[key])
     component = {key[-1]: key for key in keys if not is_example[key] and leaves[key[-1]] == 1}
-    found = {}
+    found: dict[tuple[str, ...], tuple[str, ...]] = {}
     for key in keys:
         if is_example[key] and len(key) == 2 and key[1] in component:
             found[component[key[1]]] = key
