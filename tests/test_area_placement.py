@@ -190,3 +190,15 @@ def test_generic_areas_hold_from_week_to_week(tmp_path: Path) -> None:
     )
     assert explained.exit_code == 0, explained.output
     assert "\narea: Prototype: MX Formats  (decided by generic/area/" in explained.stdout
+
+
+def test_generic_benchmarks_of_a_component_are_the_component_s(tmp_path: Path) -> None:
+    """`benchmarks/float8/` mirrors `quantkit/float8/`: its PRs are Float8's, even in a
+    repository busy enough with benchmarks to split `benchmarks/` into areas."""
+    prs = [(600 + i, f"float8: fix {i}", [(f"quantkit/float8/f{i}.py", 10)]) for i in range(3)]
+    prs += [(610 + i, f"mx: fix {i}", [(f"quantkit/mx/m{i}.py", 10)]) for i in range(3)]
+    prs += [(620 + i, f"bench float8 {i}", [(f"benchmarks/float8/b{i}.py", 10)]) for i in range(3)]
+    prs += [(630 + i, f"bench mx {i}", [(f"benchmarks/mx/b{i}.py", 10)]) for i in range(3)]
+    areas = areas_of(tmp_path, "acme/quantkit", prs, "--profile", "generic")
+    assert areas[620] == areas[600] == "Float8"
+    assert areas[630] == areas[610] == "MX"

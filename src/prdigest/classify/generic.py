@@ -115,6 +115,9 @@ def derive_areas(prs: Sequence[PullRequest], spelling: Spelling | None = None) -
     examples = _examples_of(keys)
     keys = [key for key in keys if key not in examples.values()]
     stripped = {key: _strip_root(key, package_roots) for key in keys}
+    # `benchmarks/float8` beside `torchao/float8`: the mirror globs below make it Float8's
+    mirrored = {stripped[key] for key in keys if key[0] not in MIRROR_DIRS and stripped[key]}
+    keys = [key for key in keys if not (key[0] in MIRROR_DIRS and key[1:] in mirrored)]
     named = dict(stripped)
     for key in keys:
         if any(other[:-1] == key for other in keys):
