@@ -111,6 +111,13 @@ def test_build_and_test_only_prs_are_filed_by_what_they_are_about(tmp_path: Path
         ],
     )
     assert areas[201] == areas[202] == areas[203] == "Build/CI"
+    explained = run_cli(
+        "classify", "explain", "pytorch/executorch", "202", db=tmp_path / "store.db"
+    )
+    assert (
+        "  lost: Kernels (the changed paths): owns only CI or build files of this PR: those"
+        " count for the build area, and only when nothing else changed\n" in explained.stdout
+    )
     assert areas[204] == "Testing"
     assert areas[205] == areas[207] == "Runtime"
     assert areas[206] == "Backends: Arm"

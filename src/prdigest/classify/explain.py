@@ -171,6 +171,11 @@ def _paths_lost(won: Decision, index: int, vote: PathVote, engine: RuleEngine) -
     if won.evidence == "paths":
         if rule.fallback:
             return FALLBACK_LOST
+        if index not in vote.scores:
+            return (
+                "owns only CI or build files of this PR: those count for the build area,"
+                " and only when nothing else changed"
+            )
         share = vote.scores.get(index, 0.0)
         if round(share, 3) >= won.confidence:
             return f"owns as much of the change ({share:.0%}): the earlier rule wins a tie"
