@@ -79,8 +79,9 @@ def test_a_pr_is_filed_where_most_of_its_lines_land(tmp_path: Path) -> None:
 
 def test_build_and_test_only_prs_are_filed_by_what_they_are_about(tmp_path: Path) -> None:
     """Build files only (a visibility cleanup across the tree) are the build's, even where
-    one component's directory holds them; tests of one component are that component's,
-    tests of several the shared test area's; a title tag still decides."""
+    one component's directory holds them, and docs only the docs'; tests of one component
+    are that component's, tests of several the shared test area's; a title tag still
+    decides."""
     areas = areas_of(
         tmp_path,
         "pytorch/executorch",
@@ -108,6 +109,8 @@ def test_build_and_test_only_prs_are_filed_by_what_they_are_about(tmp_path: Path
                 [("examples/arm/CMakeLists.txt", 2)],
             ),
             (207, "Fix the deadlock on unload", [("runtime/executor/method.cpp", 5)]),
+            (208, "Fix the runner's README", [("examples/models/llama/README.md", 4)]),
+            (209, "Arm backend: document the TOSA flow", [("backends/arm/README.md", 9)]),
         ],
     )
     assert areas[201] == areas[202] == areas[203] == "Build/CI"
@@ -120,7 +123,8 @@ def test_build_and_test_only_prs_are_filed_by_what_they_are_about(tmp_path: Path
     )
     assert areas[204] == "Testing"
     assert areas[205] == areas[207] == "Runtime"
-    assert areas[206] == "Backends: Arm"
+    assert areas[206] == areas[209] == "Backends: Arm"
+    assert areas[208] == "Docs"  # docs only, no tag: the docs' (it was the LLM example's)
 
 
 def test_the_generic_profile_files_examples_with_their_component(tmp_path: Path) -> None:

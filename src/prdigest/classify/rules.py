@@ -21,9 +21,9 @@ STRONG_EVIDENCE = frozenset(
     {"label", "title_tag", "title_prefix", "revert", "breaking_marker", "prefix"}
 )
 UNAMBIGUOUS_PATHS = 0.8  # path evidence this sure counts as strong
-# A fallback area tagged so holds tests or docs: a PR of only such files is about the component
-# whose directory they sit in; CI and build files are about the build.
-_COMPONENT_BOUND = frozenset({"test", "tests", "testing", "doc", "docs", "documentation"})
+# A fallback area tagged so holds tests: they exercise the component whose directory holds
+# them (or that `test/<x>` mirrors); docs, CI and build files are about the docs and the build.
+_COMPONENT_BOUND = frozenset({"test", "tests", "testing"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ class AreaRule:
     paths: re.Pattern[str] | None = None
     path_globs: tuple[str, ...] = ()
     # CI / build / tests / docs: its files decide only for a PR changing nothing else
-    # (tests and docs then count for the specific area owning them; see `vote_paths`)
+    # (tests then count for the specific area owning them; see `vote_paths`)
     fallback: bool = False
     # a platform or team stream (XPU, ROCm): its title tag always beats the paths
     cross_cutting: bool = False
@@ -113,7 +113,7 @@ class RuleEngine:
         self._path_areas = [i for i, rule in enumerate(self.areas) if rule.paths is not None]
         self._path_cache: dict[str, tuple[int, int]] = {}  # path → (owner, fallback match)
         self._fallback_areas = [i for i in self._path_areas if self.areas[i].fallback]
-        # Fallback areas of tests and docs: such files speak of the component they sit in.
+        # Fallback areas of tests: such files speak of the component they sit in.
         self._component_bound = frozenset(
             i for i in self._fallback_areas if self.areas[i].title_tags & _COMPONENT_BOUND
         )
@@ -214,9 +214,9 @@ class RuleEngine:
 
     def vote_paths(self, pr: PullRequest) -> PathVote:
         """Where the change lands: each file weighs its changed lines + 1 (so renames and
-        binary files count) for the area owning it. Tests and docs count for the component
-        they sit in; CI and build files, and plumbing no specific area owns, count only
-        when the PR changes nothing else (see `_plumbing_vote`)."""
+        binary files count) for the area owning it. Tests count for the component they
+        sit in; docs, CI and build files, and tests no specific area owns, count only when
+        the PR changes nothing else (see `_plumbing_vote`)."""
         weights: dict[int, int] = {}  # area → weight of the files counted for it
         plumbing: dict[int, int] = {}  # fallback area → weight of the files it matches
         owners: set[int] = set()
@@ -248,9 +248,9 @@ class RuleEngine:
     def _plumbing_vote(
         self, weights: dict[int, int], plumbing: dict[int, int], owners: frozenset[int]
     ) -> PathVote:
-        """Tests, docs, CI or build files only: filed by what they are about. Mostly CI or
-        build files → their area; mostly tests or docs → the one component holding nearly
-        all of them, else the shared test or docs area."""
+        """Tests, docs, CI or build files only: filed by what they are about. Mostly docs,
+        CI or build files → their area; mostly tests → the one component holding nearly all
+        of them, else the shared test area."""
         total = sum(plumbing.values())
         heaviest = min(plumbing, key=lambda i: (-plumbing[i], i))
         share = round(plumbing[heaviest] / total, 3)
@@ -259,7 +259,7 @@ class RuleEngine:
         vote = self._tally(weights, owners)
         if vote.share >= UNAMBIGUOUS_PATHS:
             return vote
-        # Tests or docs of several components: the shared area's. The components keep their
+        # Tests of several components: the shared test area's. The components keep their
         # scores: a title tag naming one of them (`[xpu][test]`) still decides.
         return PathVote(heaviest, share, owners, vote.scores)
 
