@@ -212,16 +212,16 @@ def test_explain_says_which_rule_won_and_why_the_others_lost(
     # top-level files (`ops.py`, `__init__.py`: the package's Core) are areas of their own
     assert re.search(
         r"^area: C\+\+/CUDA sources  \(decided by generic/area/C\+\+/CUDA sources/paths,"
-        r" confidence 0\.45\)",
+        r" confidence 0\.73\)",
         out,
         re.M,
     )
-    assert "\n  won: the changed paths, 45% of the change\n" in out
-    assert "  lost: Swizzle (the changed paths): owns less of the change (36% against 45%)" in out
-    assert "  lost: Core (the changed paths): owns less of the change (19% against 45%)" in out
+    assert "\n  won: the changed paths, 73% of the change\n" in out
+    assert "  lost: Swizzle (the changed paths): owns less of the change (22% against 73%)" in out
+    assert "  lost: Core (the changed paths): owns less of the change (6% against 73%)" in out
     assert (
-        "  lost: Tests (the changed paths): a fallback area: it owns files only when no"
-        " specific area owns one" in out
+        "  lost: Tests (the changed paths): a fallback area (tests, docs, CI, build): its"
+        " files decide only when the PR changes nothing else" in out
     )
     store = open_store(db)
     [pr] = store.pull_requests_by_number("acme/ao", 4697)

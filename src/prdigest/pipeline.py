@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from .classify.weekly import AREA_BASIS
 from .config import Config
 from .errors import ConfigError, ReadOnlyStoreError, SourceError
 from .ingest import (
@@ -163,7 +164,13 @@ def classified(
     profile = profile_for(repo, config, profile_name)
     if spelling is not None:
         profile.use_spelling(spelling)
-    decided = profile.classify_all([*current, *previous])
+    basis: list[PullRequest] = []
+    if profile.batch_dependent:
+        from .store.paths import paths_landed_between
+
+        earlier = paths_landed_between(store, repo, window.end - AREA_BASIS, previous_window.start)
+        basis = [*earlier, *previous, *current]
+    decided = profile.classify_all([*current, *previous], basis)
     try:
         store.save_classifications(repo, zip(current, decided[: len(current)], strict=True))
     except ReadOnlyStoreError:
@@ -200,16 +207,20 @@ def build_digest_context(
 
 
 def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[PullRequest]:
-    """The PRs a digest classifies with this one: its ISO week and the week before (the
-    generic profile derives its areas from them, spelled as the digest spells them); the
-    profile is told the spelling."""
-    from .classify.weekly import digest_batch, position_in, week_of
+    """The PRs a digest of this one's ISO week classifies it with: the week and the week
+    before, and for a profile deriving its areas from the PRs (the generic one) all those
+    of its area basis, a quarter up to the week's end (spelled as the digest spells them);
+    the profile is told the spelling."""
+    from .classify.weekly import position_in, week_of
 
     if pr.merged_at is None:
         return [pr]
     week = week_of(pr.merged_at)
     profile.use_spelling(title_spelling(store, pr.repo, week))
-    batch = digest_batch(week, lambda w: store.merged_between(pr.repo, w.start, w.end))
+    start = week.previous().start
+    if profile.batch_dependent:
+        start = min(start, week.end - AREA_BASIS)
+    batch = store.merged_between(pr.repo, start, week.end)
     position_in(batch, pr)
     return batch
 

@@ -88,19 +88,24 @@ class Profile:
     def classify(self, pr: PullRequest) -> Classification:
         return self.classify_all([pr])[0]
 
-    def classify_all(self, prs: Sequence[PullRequest]) -> list[Classification]:
-        engine = self.engine_for(prs)
+    def classify_all(
+        self, prs: Sequence[PullRequest], basis: Sequence[PullRequest] = ()
+    ) -> list[Classification]:
+        """`prs` classified; `basis`: the PRs whose paths shape the areas (default `prs`)."""
+        engine = self.engine_for(basis or prs)
         decisions = [engine.decide(pr) for pr in prs]
         if self.model is not None:
             decisions = self._consult_model(prs, decisions)
         return [to_classification(area, kind, self.name) for area, kind in decisions]
 
     # Whether a PR's classification depends on the PRs classified with it (and on the
-    # spelling): only for a profile that derives its areas from the batch (generic.py).
+    # spelling): only for a profile that derives its areas from the PRs (generic.py). It
+    # reads them from `basis`, which callers make a longer span than they classify
+    # (classify/weekly.AREA_BASIS), so the areas hold week to week.
     batch_dependent = False
 
     def engine_for(self, prs: Sequence[PullRequest]) -> RuleEngine:
-        """The engine that classifies this batch (the generic profile derives one from it)."""
+        """The engine that classifies PRs like these (the generic profile derives one from them)."""
         return self.engine
 
     def with_model(self, model: AreaKindModel | None) -> Profile:

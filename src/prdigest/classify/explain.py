@@ -143,6 +143,12 @@ def _outranked(won: Decision, evidence: str, rank: dict[str, int], same: str) ->
     return "outranked"  # only a model can beat stronger evidence; model_lines says so
 
 
+FALLBACK_LOST = (
+    "a fallback area (tests, docs, CI, build): its files decide only when the PR changes"
+    " nothing else"
+)
+
+
 def _tag_candidates(engine: RuleEngine, info: TitleInfo) -> list[tuple[int, str]]:
     return engine._tag_candidates(info)  # the engine's own reading of the title
 
@@ -165,7 +171,12 @@ def _paths_lost(won: Decision, index: int, vote: PathVote, engine: RuleEngine) -
     rule = engine.areas[index]
     if won.evidence == "paths":
         if rule.fallback:
-            return "a fallback area: it owns files only when no specific area owns one"
+            return FALLBACK_LOST
+        if index not in vote.scores:
+            return (
+                "owns only CI or build files of this PR: those count for the build area,"
+                " and only when nothing else changed"
+            )
         share = vote.scores.get(index, 0.0)
         if round(share, 3) >= won.confidence:
             return f"owns as much of the change ({share:.0%}): the earlier rule wins a tie"
@@ -176,5 +187,5 @@ def _paths_lost(won: Decision, index: int, vote: PathVote, engine: RuleEngine) -
             " of the files and one other specific area owns them all)"
         )
     if rule.fallback:
-        return "a fallback area: it owns files only when no specific area owns one"
+        return FALLBACK_LOST
     return _outranked(won, "paths", _AREA_RANK, "an earlier")

@@ -1,16 +1,21 @@
 """The generic profile: areas derived from the paths a repository's PRs actually touch.
 
-Given the PRs to classify (the pipeline passes the window plus the previous one), it
+Given the PRs that shape the areas (the pipeline passes the quarter up to the window's
+end: `AREA_BASIS`), it
 1. files CI, build, docs and test plumbing under fallback areas (Build/CI, Docs, Tests);
 2. makes every other top-level directory an area, and splits a directory into its
-   children when it is a container (`src/`, `backends/`, `models/`, `packages/`) or
-   holds a large share of the PRs — repeatedly, up to 3 levels below the top or below a
-   package root; children too small to stand alone stay in their parent's area;
+   children when it is a container (`src/`, `backends/`, `models/`, `packages/`) at the
+   top or right below a package root, or holds a large share of the PRs — repeatedly, up
+   to 3 levels below the top or below a package root; children too small to stand alone
+   stay in their parent's area, and a container inside another (`examples/models/`)
+   stays whole, so one small effort (a model's example) is not spread over several areas;
 3. never names an area after the package root (`src/<pkg>/`, `torchao/` in pytorch/ao):
    its every subdirectory is an area, its busy top-level modules too (`tracking.py` →
    Tracking), and its other top-level files are its Core;
 4. maps `test/<x>/…` and `benchmarks/<x>/…` onto the area of `<pkg>/<x>/…` when one
-   exists, so tests and benchmarks count for the component they exercise;
+   exists, so tests and benchmarks count for the component they exercise, and
+   `examples/<x>/…` onto the one area named after a directory `<x>` (`backends/arm`):
+   an example of the Arm backend is the Arm backend's work;
 5. spells names as the repository's titles write them (`qwen3_5` → Qwen3.5, `mx_formats`
    → MX Formats: `use_spelling`, else learned from the PRs' own titles).
 Deterministic: the same PRs (and spelling) give the same areas.
@@ -28,6 +33,7 @@ from .base import AreaKindModel, Profile
 from .globs import compile_globs
 from .layout import (
     CONTAINERS,
+    EXAMPLE_DIRS,
     FALLBACK_NAMES,
     FALLBACKS,
     MIRROR_DIRS,
@@ -85,8 +91,10 @@ class GenericProfile(Profile):
         self._profile_areas = tuple(rule.name for rule in derived) + FALLBACK_NAMES
         return self.engine
 
-    def classify_all(self, prs: Sequence[PullRequest]) -> list[Classification]:
-        results = super().classify_all(prs)
+    def classify_all(
+        self, prs: Sequence[PullRequest], basis: Sequence[PullRequest] = ()
+    ) -> list[Classification]:
+        results = super().classify_all(prs, basis)
         # Display order: busiest area first (ties by name), the fallbacks last.
         counts = Counter(result.area for result in results)
         derived = [name for name in self._profile_areas if name not in FALLBACK_NAMES]
@@ -104,11 +112,16 @@ def derive_areas(prs: Sequence[PullRequest], spelling: Spelling | None = None) -
     repo = prs[0].repo if prs else ""
     package_roots = _package_roots(touches, total, repo)
     keys = _choose_keys(touches, total, package_roots)
+    examples = _examples_of(keys)
+    keys = [key for key in keys if key not in examples.values()]
     stripped = {key: _strip_root(key, package_roots) for key in keys}
+    # `benchmarks/float8` beside `torchao/float8`: the mirror globs below make it Float8's
+    mirrored = {stripped[key] for key in keys if key[0] not in MIRROR_DIRS and stripped[key]}
+    keys = [key for key in keys if not (key[0] in MIRROR_DIRS and key[1:] in mirrored)]
     named = dict(stripped)
     for key in keys:
         if any(other[:-1] == key for other in keys):
-            named[key] = key[-1:]  # `examples/models/` beside `Models: Llama`: the family's own
+            named[key] = key[-1:]  # `<pkg>/models/` beside `Models: Llama`: the family's own
     mirror_roots = sorted(d for d in MIRROR_DIRS if (d,) in touches)
     names = _names(keys, named, spelling)
     leaf_counts = Counter(key[-1] for key in keys)
@@ -121,10 +134,25 @@ def derive_areas(prs: Sequence[PullRequest], spelling: Spelling | None = None) -
             globs += [f"{root}/{tail}/**" for root in mirror_roots] + [
                 f"{root}/test_{stripped[key][-1]}*" for root in mirror_roots
             ]
+        if key in examples:
+            globs.append("/".join(examples[key]) + "/**")
         tags = [normalize_tag(key[-1])] if leaf_counts[key[-1]] == 1 and len(key[-1]) >= 3 else []
         rules.append(_rule(names[key], f"Changes under {path}/", globs, tags))
     rules += _root_file_rules(prs, package_roots, total, mirror_roots, spelling)
     return _merge_same_names(rules)
+
+
+def _examples_of(keys: list[tuple[str, ...]]) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Component key → the key of its examples (`backends/arm` → `examples/arm`): an
+    examples directory named like exactly one other area's directory."""
+    is_example = {key: key[0] in EXAMPLE_DIRS for key in keys}
+    leaves = Counter(key[-1] for key in keys if not is_example[key])
+    component = {key[-1]: key for key in keys if not is_example[key] and leaves[key[-1]] == 1}
+    found: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for key in keys:
+        if is_example[key] and len(key) == 2 and key[1] in component:
+            found[component[key[1]]] = key
+    return found
 
 
 def _rule(name: str, description: str, globs: list[str], tags: list[str]) -> AreaRule:
@@ -250,11 +278,12 @@ def _choose_keys(
         # Size alone splits only top-level directories and those right below a package root:
         # `backends/arm` stays one area however busy it is, `torchao/quantization` splits.
         sized = len(key) == 1 or key[:-1] in roots
+        depth = len(_strip_root(key, roots) or key)
         split = (
-            len(_strip_root(key, roots) or key) < MAX_DEPTH
+            depth < MAX_DEPTH
             and big
             and (
-                key[-1] in CONTAINERS
+                (key[-1] in CONTAINERS and depth == 1)
                 or (len(key) == 1 and key[0] == "src")
                 or (sized and touches[key] >= SPLIT_SHARE * total and len(big) >= 2)
             )

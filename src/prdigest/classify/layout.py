@@ -25,6 +25,8 @@ BUILD_DIRS = frozenset(
 DOC_DIRS = frozenset(("doc docs documentation notebooks site tutorial tutorials website").split())
 TEST_DIRS = frozenset(("__tests__ e2e spec specs test testing tests").split())
 MIRROR_DIRS = frozenset(("bench benchmark benchmarks test tests").split())
+# Examples of a component sit under `examples/<component>/`: they are that component's work.
+EXAMPLE_DIRS = frozenset(("demo demos example examples sample samples").split())
 CONTAINERS = frozenset(
     (
         "apps backends cmd components contrib crates examples experimental extension "

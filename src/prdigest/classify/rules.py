@@ -1,7 +1,8 @@
 """The rules engine: ordered, immutable rules, first match wins, every decision named.
 
 Area evidence, strongest first: label > title tag (`[ET-VK]`, `Arm backend:`,
-`fix(arm):`) > changed paths > title pattern > default. Kind evidence: revert >
+`fix(arm):`) > changed paths (weighted by changed lines; plumbing only when nothing else
+changed) > title pattern > default. Kind evidence: revert >
 label > title tag > conventional prefix (`fix:`) > changed paths (docs-only,
 tests-only, CI-only) > wording > default. See docs/classification.md.
 """
@@ -21,6 +22,9 @@ STRONG_EVIDENCE = frozenset(
     {"label", "title_tag", "title_prefix", "revert", "breaking_marker", "prefix"}
 )
 UNAMBIGUOUS_PATHS = 0.8  # path evidence this sure counts as strong
+# A fallback area tagged so holds tests: they exercise the component whose directory holds
+# them (or that `test/<x>` mirrors); docs, CI and build files are about the docs and the build.
+_COMPONENT_BOUND = frozenset({"test", "tests", "testing"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +37,8 @@ class AreaRule:
     title_patterns: tuple[re.Pattern[str], ...] = ()
     paths: re.Pattern[str] | None = None
     path_globs: tuple[str, ...] = ()
-    # CI / build / tests / docs: owns files only when no specific area owns any file of the PR
+    # CI / build / tests / docs: its files decide only for a PR changing nothing else
+    # (tests then count for the specific area owning them; see `vote_paths`)
     fallback: bool = False
     # a platform or team stream (XPU, ROCm): its title tag always beats the paths
     cross_cutting: bool = False
@@ -107,7 +112,12 @@ class RuleEngine:
         self._kind_by_tag = _first_index(rule.title_tags for rule in self.kinds)
         self._kind_by_prefix = _first_index(rule.prefixes for rule in self.kinds)
         self._path_areas = [i for i, rule in enumerate(self.areas) if rule.paths is not None]
-        self._path_cache: dict[str, int] = {}
+        self._path_cache: dict[str, tuple[int, int]] = {}  # path → (owner, fallback match)
+        self._fallback_areas = [i for i in self._path_areas if self.areas[i].fallback]
+        # Fallback areas of tests: such files speak of the component they sit in.
+        self._component_bound = frozenset(
+            i for i in self._fallback_areas if self.areas[i].title_tags & _COMPONENT_BOUND
+        )
         self._doc_paths = [rule for rule in self.kinds if rule.all_paths is not None]
         # path → bitmask of the `_doc_paths` rules it matches
         self._doc_path_cache: dict[str, int] = {}
@@ -146,23 +156,37 @@ class RuleEngine:
         or conventional scope, then tags later in the title."""
         found: list[tuple[int, str]] = []
         for tag in info.tags[: info.leading_tags]:
-            index = self._area_by_tag.get(tag)
+            index = self._tag_area(tag)
             if index is not None:
                 found.append((index, "title_tag"))
         for name in (info.prefix, info.conventional_scope):
-            if not name:
-                continue
-            words = name.split(" ")
-            for end in range(len(words), 0, -1):  # `qualcomm ai engine direct` … `qualcomm`
-                index = self._area_by_tag.get(" ".join(words[:end]))
+            if name:
+                index = self._tag_area(name)
                 if index is not None:
                     found.append((index, "title_prefix"))
-                    break
         for tag in info.tags[info.leading_tags :]:
-            index = self._area_by_tag.get(tag)
+            index = self._tag_area(tag)
             if index is not None:
                 found.append((index, "title_tag"))
         return found
+
+    def _tag_area(self, name: str) -> int | None:
+        """The area a tag or prefix names: as written, else its longest leading words that
+        are a tag (`qualcomm ai engine direct` … `qualcomm`), else its longest trailing
+        ones (`mxfp8 moe training` → `moe training`: a qualifier before the subject)."""
+        index = self._area_by_tag.get(name)
+        if index is not None or " " not in name:
+            return index
+        words = name.split(" ")
+        for end in range(len(words) - 1, 0, -1):
+            index = self._area_by_tag.get(" ".join(words[:end]))
+            if index is not None:
+                return index
+        for start in range(1, len(words)):
+            index = self._area_by_tag.get(" ".join(words[start:]))
+            if index is not None:
+                return index
+        return None
 
     def _choose_tag(self, candidates: list[tuple[int, str]], vote: PathVote) -> tuple[int, str]:
         """Several areas named (`[Recipes][CoreML]`): the one owning most of the change; ties → title order."""
@@ -190,49 +214,89 @@ class RuleEngine:
         return self._area(index, evidence)
 
     def vote_paths(self, pr: PullRequest) -> PathVote:
-        files: dict[int, int] = {}
-        lines: dict[int, int] = {}
+        """Where the change lands: each file weighs its changed lines + 1 (so renames and
+        binary files count) for the area owning it. Tests count for the component they
+        sit in; docs, CI and build files, and tests no specific area owns, count only when
+        the PR changes nothing else (see `_plumbing_vote`)."""
+        weights: dict[int, int] = {}  # area → weight of the files counted for it
+        plumbing: dict[int, int] = {}  # fallback area → weight of the files it matches
+        owners: set[int] = set()
+        substance = False  # a file no fallback area matches
         cache = self._path_cache
-        for change in pr.files:
-            index = cache.get(change.path)
-            if index is None:
-                index = self._path_owner(change.path)
-            if index < 0:
-                continue
-            files[index] = files.get(index, 0) + 1
-            lines[index] = lines.get(index, 0) + (change.additions or 0) + (change.deletions or 0)
-        if not files:
-            return _NO_VOTE
-        if len(files) == 1:  # the common case: one area owns every matched file
-            (only,) = files
-            return PathVote(only, 1.0, frozenset(files), {only: 1.0})
         areas = self.areas
-        considered = [i for i in files if not areas[i].fallback] or list(files)
-        total_files = sum(files[i] for i in considered)
-        total_lines = sum(lines[i] for i in considered)
-        if total_lines:
-            scores = {
-                i: 0.5 * files[i] / total_files + 0.5 * lines[i] / total_lines for i in considered
-            }
-        else:
-            scores = {i: files[i] / total_files for i in considered}
-        # Highest score; ties go to the earlier rule (profile order).
-        winner = min(considered, key=lambda i: (-scores[i], i))
-        return PathVote(winner, round(scores[winner], 3), frozenset(files), scores)
+        for change in pr.files:
+            found = cache.get(change.path)
+            if found is None:
+                found = self._path_owner(change.path)
+            owner, kind = found
+            if owner < 0:
+                continue
+            owners.add(owner)
+            weight = (change.additions or 0) + (change.deletions or 0) + 1
+            if kind < 0:
+                substance = True
+            else:
+                plumbing[kind] = plumbing.get(kind, 0) + weight
+                if kind not in self._component_bound or areas[owner].fallback:
+                    continue
+            weights[owner] = weights.get(owner, 0) + weight
+        if not owners:
+            return _NO_VOTE
+        if substance:
+            return self._tally(weights, frozenset(owners))
+        return self._plumbing_vote(weights, plumbing, frozenset(owners))
 
-    def _path_owner(self, path: str) -> int:
+    def _plumbing_vote(
+        self, weights: dict[int, int], plumbing: dict[int, int], owners: frozenset[int]
+    ) -> PathVote:
+        """Tests, docs, CI or build files only: filed by what they are about. Mostly docs,
+        CI or build files → their area; mostly tests → the one component holding nearly all
+        of them, else the shared test area."""
+        total = sum(plumbing.values())
+        heaviest = min(plumbing, key=lambda i: (-plumbing[i], i))
+        share = round(plumbing[heaviest] / total, 3)
+        if heaviest not in self._component_bound or not weights:
+            return PathVote(heaviest, share, owners, {heaviest: share})
+        vote = self._tally(weights, owners)
+        if vote.share >= UNAMBIGUOUS_PATHS:
+            return vote
+        # Tests of several components: the shared test area's. The components keep their
+        # scores: a title tag naming one of them (`[xpu][test]`) still decides.
+        return PathVote(heaviest, share, owners, vote.scores)
+
+    def _tally(self, weights: dict[int, int], owners: frozenset[int]) -> PathVote:
+        if len(weights) == 1:  # the common case: one area owns every counted file
+            (only,) = weights
+            return PathVote(only, 1.0, owners, {only: 1.0})
+        total = sum(weights.values())
+        scores = {i: weight / total for i, weight in weights.items()}
+        # Highest score; ties go to the earlier rule (profile order).
+        winner = min(scores, key=lambda i: (-scores[i], i))
+        return PathVote(winner, round(scores[winner], 3), owners, scores)
+
+    def _path_owner(self, path: str) -> tuple[int, int]:
+        """(the first area whose paths match, the first fallback area whose paths match);
+        -1 for none."""
         cached = self._path_cache.get(path)
         if cached is not None:
             return cached
-        owner = -1
+        owner = kind = -1
         for index in self._path_areas:
             pattern = self.areas[index].paths
             if pattern is not None and pattern.match(path):
                 owner = index
                 break
+        if owner >= 0 and self.areas[owner].fallback:
+            kind = owner  # no earlier fallback matched: it would own the file
+        else:
+            for index in self._fallback_areas:
+                pattern = self.areas[index].paths
+                if pattern is not None and pattern.match(path):
+                    kind = index
+                    break
         if len(self._path_cache) < 500_000:
-            self._path_cache[path] = owner
-        return owner
+            self._path_cache[path] = (owner, kind)
+        return owner, kind
 
     def _area(self, index: int, evidence: str, confidence: float = 1.0) -> Decision:
         rule = self.areas[index]

@@ -1,11 +1,12 @@
 """One PR, one area: every output files a PR as its ISO week's digest does.
 
-A profile may derive its areas from the batch it classifies (the generic profile does),
-so a PR's area depends on the PRs classified with it. The digest classifies a week's PRs
-with the week before's; release notes, their worksheet, `classify explain` and the site's
-charts classify each PR in that same batch, with that week's spelling, whatever range
-they cover (a quarter's batch would make areas of directories no week has, such as a
-`tests/assets/…` folder touched a few times).
+A profile may derive its areas from the PRs (the generic profile does), so a PR's area
+depends on the PRs it is classified with. The digest classifies a week's PRs with the
+week before's, deriving the areas from the quarter up to the week's end (`AREA_BASIS`:
+a directory keeps its area week to week); release notes, their worksheet, `classify
+explain` and the site's charts classify each PR in that same batch, on the same basis,
+with that week's spelling, whatever range they cover (a range's own batch would make
+areas no week has, such as one of a `tests/assets/…` folder touched a few times).
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from ..models import Classification, PullRequest
 from ..reading.spelling import Spelling
 from ..timeutil import Window, last_complete_week
 from .base import Profile
+
+# The span whose PRs shape the areas, ending with the week: a quarter, so a directory
+# keeps its area week to week instead of standing alone one week and folding into its
+# parent the next.
+AREA_BASIS = timedelta(weeks=13)
 
 Landed = Callable[[Window], list[PullRequest]]  # the PRs that landed in a window, oldest first
 SpellingOf = Callable[[Window], Spelling]  # how the titles up to a window's end write names
@@ -30,6 +36,15 @@ def week_of(moment: datetime) -> Window:
 def digest_batch(week: Window, landed: Landed) -> list[PullRequest]:
     """What a digest of `week` classifies together: the week's PRs, then the week before's."""
     return [*landed(week), *landed(week.previous())]
+
+
+def area_basis(week: Window, landed: Landed) -> list[PullRequest]:
+    """The PRs whose paths shape the areas of `week`'s digest: those of the `AREA_BASIS`
+    up to its end, oldest first."""
+    weeks = [week]
+    while weeks[-1].start > week.end - AREA_BASIS:
+        weeks.append(weeks[-1].previous())
+    return [pr for w in reversed(weeks) for pr in landed(w)]
 
 
 def position_in(batch: list[PullRequest], pr: PullRequest) -> int:
@@ -62,6 +77,7 @@ def classify_as_digests(
     for index, pr in enumerate(prs):
         weeks.setdefault(None if pr.merged_at is None else week_of(pr.merged_at), []).append(index)
     for week, indexes in weeks.items():
+        basis: list[PullRequest] = []
         if week is None:
             batch = [prs[i] for i in indexes]
             where = list(range(len(indexes)))
@@ -69,7 +85,8 @@ def classify_as_digests(
             profile.use_spelling(spelling_of(week))
             batch = digest_batch(week, landed_once)
             where = [position_in(batch, prs[i]) for i in indexes]
-        decided = profile.classify_all(batch)
+            basis = area_basis(week, landed_once)
+        decided = profile.classify_all(batch, basis)
         for i, at in zip(indexes, where, strict=True):
             out[i] = decided[at]
     return [c for c in out if c is not None]
