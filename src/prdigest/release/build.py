@@ -12,12 +12,15 @@ from typing import Any
 
 from ..config import Config
 from ..errors import SourceError
+from ..kinds import BC_BREAKING
 from ..models import Classification, PullRequest, Report
 from ..reading import abbreviated_reverts
 from ..reading.spelling import Spelling
 from ..store import Store
 from ..store.spelling import title_spelling
 from ..timeutil import Window, now
+from .breaking import MIGRATION_NOTE, states_migration, window_of
+from .judgment import Judged, judge
 from .plan import build_context, draft_rows, resolve_rows
 from .refs import RefRange
 from .render import render_markdown
@@ -100,9 +103,15 @@ def release_notes(
         rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)
     else:
         classify = classifier or _digest_classifier(store, repo, config, profile_name)
-        decided = classify(prs)
+        judged = judge(prs, classify(prs))
         ambiguous = store.ambiguous_shas(repo, abbreviated_reverts(prs))
-        drafted = draft_rows(prs, decided, find_reverts(prs, ambiguous))
+        drafted = draft_rows(
+            prs,
+            judged.decided,
+            find_reverts(prs, ambiguous),
+            judged.unreleased,
+            _notes(prs, judged),
+        )
         where = str(worksheet) if worksheet else "the drafted worksheet"
         rows = drafted
         if worksheet is not None and worksheet.exists():
@@ -167,6 +176,17 @@ def refresh_reverts(
         ):
             row = replace(row, reason="")
         out.append(row)
+    return out
+
+
+def _notes(prs: Sequence[PullRequest], judged: Judged) -> dict[str, str]:
+    """What a human must look at in the worksheet: a breaking change whose PR states no
+    migration (the notes never invent one)."""
+    window = window_of(prs)
+    out = {}
+    for pr, c in zip(prs, judged.decided, strict=True):
+        if c.kind == BC_BREAKING and not states_migration([pr], window):
+            out[pr.sha or ""] = MIGRATION_NOTE
     return out
 
 

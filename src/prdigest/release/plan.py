@@ -25,6 +25,7 @@ from ..kinds import (
     SECTIONS,
 )
 from ..models import Classification, PullRequest
+from .breaking import details, window_of
 from .reverts import RevertOutcome, label
 from .sentences import to_sentence
 from .series import draft_leads, range_stacks, series_parts, series_phrase
@@ -65,15 +66,23 @@ _HIGHLIGHT_KINDS = frozenset({BC_BREAKING, NEW_FEATURES, DEPRECATION, PERFORMANC
 
 
 def draft_rows(
-    prs: Sequence[PullRequest], decided: Sequence[Classification], reverts: RevertOutcome
+    prs: Sequence[PullRequest],
+    decided: Sequence[Classification],
+    reverts: RevertOutcome,
+    unreleased: dict[str, str] | None = None,
+    notes: dict[str, str] | None = None,
 ) -> list[WorksheetRow]:
     """One row per PR, oldest first, with the machine's category, topic, sentence,
-    merges (relands, series, duplicates) and reasons for rows out of the notes."""
+    merges (relands, series, duplicates) and reasons for rows out of the notes.
+    `unreleased`: sha → why a change added and removed inside the range stays out;
+    `notes`: sha → what a human should look at (the worksheet's `note`)."""
     reasons: dict[str, str] = {}
     relands: list[str] = []
     for pr, c in zip(prs, decided, strict=True):
         sha = pr.sha or ""
-        reasons[sha] = _reason(pr, c, reverts)
+        # a revert's reason first, then a change that came and went inside the range
+        gone = "" if sha in reverts.out else (unreleased or {}).get(sha, "")
+        reasons[sha] = gone or _reason(pr, c, reverts)
         merge = reverts.merge_into.get(sha, "")
         # The original is out (not user-facing, a direct push): judge the reland alone.
         relands.append("" if reasons.get(merge) else merge)
@@ -101,6 +110,7 @@ def draft_rows(
                 accepter_3=third,
                 merge_into=merge,
                 reason=reason,
+                note="" if reason else (notes or {}).get(sha, ""),
             )
         )
     return rows
@@ -236,6 +246,10 @@ def build_context(
                 0 if decision.sha == decision.lead else len(bullet["links"]), link
             )
     _name_series([bullets[sha] for sha in order], prs, range_shas)
+    window = window_of([prs[sha] for sha in range_shas])
+    for sha in order:
+        if bullets[sha]["kind"] == BC_BREAKING:
+            bullets[sha]["details"] = details([prs[s] for s in bullets[sha]["shas"]], window)
     sections = []
     for kind, heading in SECTIONS:
         in_kind = [bullets[sha] for sha in order if bullets[sha]["kind"] == kind]
@@ -298,7 +312,10 @@ def _name_series(
 
 
 def _public(bullet: dict[str, Any]) -> dict[str, Any]:
-    return {"text": bullet["text"], "series": bullet["series"], "links": bullet["links"]}
+    out = {"text": bullet["text"], "series": bullet["series"], "links": bullet["links"]}
+    if "details" in bullet:
+        out["details"] = bullet["details"]
+    return out
 
 
 def module_order(modules: dict[str, list[Any]]) -> list[str]:
@@ -358,6 +375,7 @@ def _reason_group(reason: str) -> str:
         ("reverted by", "reverted"),
         ("direct push", "direct pushes"),
         ("merged into", "merged into a row out of the notes"),
+        ("added #", "added and removed in range"),
     ):
         if text.startswith(prefix):
             return group

@@ -1,0 +1,123 @@
+"""Release notes a release manager would publish (issue 22), through the CLI on real data:
+ao's records with their diffs, over the gold set's weeks (2025-10-13..2026-03-15).
+
+Each entry's section comes from the same reading of body and diff as the digest; breaking
+changes are PyTorch's paragraphs naming what went; what came and went inside the range is
+out, and the worksheet says so."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import SHARED_DATA, _need
+from helpers import run_cli
+from release_helpers import module_of, read_rows
+
+AO_PATCHES = SHARED_DATA / "pytorch__ao" / "prs-2025Q4-2026Q1-patches.jsonl.gz"
+SINCE, UNTIL = "2025-10-13", "2026-03-15"
+
+
+def _url(number: int) -> str:
+    return f"https://github.com/pytorch/ao/pull/{number}"
+
+
+@pytest.fixture(scope="module")
+def ao_notes(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[int, dict[str, str]]]:
+    """(the notes, worksheet rows by PR number) of ao over the gold weeks' range."""
+    source = _need(AO_PATCHES)
+    folder = tmp_path_factory.mktemp("publish")
+    db, sheet, out = folder / "p.db", folder / "ao.csv", folder / "ao.md"
+    result = run_cli("--db", str(db), "release-notes", "pytorch/ao", "--jsonl", str(source),
+                     "--since", SINCE, "--until", UNTIL, "--worksheet", str(sheet),
+                     "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = {int(r["pr_link"].rsplit("/", 1)[1]): r for r in read_rows(sheet) if r["pr_link"]}
+    return out.read_text(encoding="utf-8"), rows
+
+
+def _section(markdown: str, heading: str) -> str:
+    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", markdown, re.M | re.S)
+    assert match, f"no section {heading!r}"
+    return match.group(1)
+
+
+def _entry(markdown: str, number: int) -> str:
+    """A Backwards Incompatible entry: its `###` line and its paragraph."""
+    section = _section(markdown, "Backwards Incompatible changes")
+    match = re.search(rf"^### [^\n]*\[#{number}\]\([^\n]*\n(.*?)(?=^### |\Z)", section, re.M | re.S)
+    assert match, f"#{number} has no Backwards Incompatible entry"
+    return match.group(0)
+
+
+def test_breaking_changes_are_read_from_the_diff_not_the_title(
+    ao_notes: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    markdown, rows = ao_notes
+    # "Remove marlin qqq support" removes a public module and classes: filed as an
+    # Improvement by its title's wording before, a breaking change by its diff now.
+    assert rows[3612]["topic"] == "bc_breaking"
+    # "Fix TORCHAO_SKIP_LOADING_SO_FILES behavior" renames the environment variable.
+    assert rows[3189]["topic"] == "bc_breaking"
+    # "rename MXTensor … to_dtype to dequantize" was not user-facing by its paths.
+    assert rows[3169]["topic"] == "bc_breaking"
+    # "Deleted activation24, fp8 gemm with 2:4 sparsity": the diff has no patch for its
+    # Python files, but it deletes 1.9k lines of library code and adds none.
+    assert rows[3744]["topic"] == "bc_breaking"
+    for number in (3612, 3189, 3169, 3744):
+        assert f"[#{number}]({_url(number)})" in _section(
+            markdown, "Backwards Incompatible changes"
+        )
+
+
+def test_a_breaking_change_is_a_paragraph_naming_what_went(
+    ao_notes: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    markdown, rows = ao_notes
+    entry = _entry(markdown, 3612)
+    assert entry.startswith(f"### Removed marlin qqq support ([#3612]({_url(3612)}))\n")
+    assert "Removed: `torchao.dtypes.uintx.marlin_qqq_tensor`" in entry
+    renamed = _entry(markdown, 3189)
+    assert "Renamed: `TORCHAO_SKIP_LOADING_SO_FILES` → `TORCHAO_FORCE_SKIP_LOADING_SO_FILES`." in (
+        renamed
+    )
+    deleted = _entry(markdown, 3744)
+    assert "Deleted from: `torchao/csrc/cuda/activation24/" in deleted
+    # No PR of these states a migration: none is invented, the worksheet asks a human.
+    assert "instead" not in entry
+    assert rows[3612]["note"].startswith("breaking: the PR states no migration")
+    assert rows[3612]["reason"] == ""
+
+
+def test_a_change_added_and_removed_in_the_range_is_out_and_the_worksheet_says_so(
+    ao_notes: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    markdown, rows = ao_notes
+    # #3075 added Float8OpaqueTensor (2025-10); #3365 moved it out of the public API
+    # (2025-11): no release in between, so neither is news.
+    why = "added #3075, removed #3365, both in range"
+    assert rows[3075]["reason"] == why and rows[3365]["reason"] == why
+    assert "[#3075](" not in markdown and "[#3365](" not in markdown
+
+
+def test_a_fix_of_a_deprecation_warning_is_no_deprecation(tmp_path: Path) -> None:
+    # ao's #4109 (it silences TreeSpec's deprecation warning), titled as such a fix often
+    # is: the classifier's wording rule calls it a deprecation; its diff deprecates nothing.
+    with gzip.open(_need(AO_PATCHES), "rt", encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle if '"committed_at": "2026-03-1' in line]
+    fix = next(r for r in records if r["number"] == 4109)
+    fix["title"] = "Fix deprecation warning of TreeSpec constructor"
+    source = tmp_path / "ao.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    sheet, out = tmp_path / "ws.csv", tmp_path / "notes.md"
+    result = run_cli("--db", str(tmp_path / "d.db"), "release-notes", "pytorch/ao",
+                     "--jsonl", str(source), "--since", "2026-03-16", "--until", "2026-03-19",
+                     "--worksheet", str(sheet), "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    row = next(r for r in read_rows(sheet) if r["pr_link"].endswith("/4109"))
+    assert row["topic"] == "bug_fixes"
+    assert module_of(out.read_text(encoding="utf-8"), 4109)[0] == "Bug fixes"
