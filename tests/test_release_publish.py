@@ -121,3 +121,44 @@ def test_a_fix_of_a_deprecation_warning_is_no_deprecation(tmp_path: Path) -> Non
     row = next(r for r in read_rows(sheet) if r["pr_link"].endswith("/4109"))
     assert row["topic"] == "bug_fixes"
     assert module_of(out.read_text(encoding="utf-8"), 4109)[0] == "Bug fixes"
+
+
+ET_PATCHES = SHARED_DATA / "pytorch__executorch" / "prs-2026Q1-patches.jsonl.gz"
+
+
+@pytest.fixture(scope="module")
+def executorch_q1(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[str, dict[int, dict[str, str]]]:
+    """(the notes, worksheet rows by PR number) of executorch's 2026 Q1, with diffs."""
+    source = _need(ET_PATCHES)
+    folder = tmp_path_factory.mktemp("publish-et")
+    db, sheet, out = folder / "p.db", folder / "et.csv", folder / "et.md"
+    result = run_cli("--db", str(db), "release-notes", "pytorch/executorch", "--jsonl", str(source),
+                     "--since", "2026-01-01", "--until", "2026-03-31", "--worksheet", str(sheet),
+                     "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = {int(r["pr_link"].rsplit("/", 1)[1]): r for r in read_rows(sheet) if r["pr_link"]}
+    return out.read_text(encoding="utf-8"), rows
+
+
+def test_ci_build_and_lint_work_is_for_developers(
+    executorch_q1: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    markdown, rows = executorch_q1
+    # Buck visibility of the kernels' targets, and a lint-ignore: filed as an Improvement
+    # and a New feature by their wording before; Developers' work, as PyTorch files it.
+    for number in (16523, 16544):
+        assert rows[number]["topic"] == "devs", rows[number]
+        assert module_of(markdown, number)[0] == "Developers"
+    assert rows[16544]["title"] == "Added lint-ignore in `install_requirements.py`"
+
+
+def test_a_measured_speed_up_is_performance_wherever_it_was_filed(
+    executorch_q1: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    markdown, rows = executorch_q1
+    # "Add Metal buffer pool …" states its speed-up in its body: a New feature by its verb
+    # before, Performance now.
+    assert rows[17712]["topic"] == "performance"
+    assert module_of(markdown, 17712)[0] == "Performance"

@@ -42,8 +42,8 @@ _FIX = re.compile(r"(?i)^\W*(?:\[[^\]]*\]\s*)*(?:fix\w*|unbreak\w*|repair\w*|cor
 # a developer's own tooling: CI, typing, lint, the build
 _DEV_WORDS = re.compile(
     r"(?i)\b(?:ci|pyre|pyrefly|mypy|type[- ]?check\w*|type (?:hints?|annotations?|errors?)|"
-    r"typing|lint\w*|ruff|flake8|clang-tidy|pre-commit|workflows?|github actions?|"
-    r"build system|cmake|buck2?|bazel|docker\w*|nightly builds?|wheel builds?)\b"
+    r"typing|lint\w*|ruff|flake8|clang-tidy|pre-commit|github actions?|"
+    r"build system|cmake|buck2?|bazel|docker\w*|nightly builds?|wheel builds?|(?:github|ci) workflows?)\b"
 )
 _DEV_ROLES = frozenset({CI, BUILD, TEST, BENCH})
 # a measured speed-up: "2.3x faster", "30% speedup", "reduces latency by 20%"
