@@ -46,6 +46,11 @@ def module_of(markdown: str, number: int) -> tuple[str, str]:
             return section, ""  # a Backwards Incompatible change: its own `###`, no module
         elif line.startswith("### "):
             module = line[4:]
+        elif line.startswith("**") and line.endswith("**") and section != "Highlights":
+            # a sub-area's lead-in under its top-level area (`### Backends`, `**Arm**`)
+            lead = line.strip("*")
+            group = module.split(": ", 1)[0]
+            module = lead if group == "Miscellaneous" else f"{group}: {lead}"
         elif line.startswith("* ") and f"[#{number}](" in line and section != "Highlights":
             return section, module
     raise AssertionError(f"#{number} is not in the notes")

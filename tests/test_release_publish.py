@@ -16,7 +16,7 @@ import pytest
 
 from conftest import SHARED_DATA, _need
 from helpers import run_cli
-from release_helpers import module_of, read_rows
+from release_helpers import module_of, read_rows, write_rows
 
 AO_PATCHES = SHARED_DATA / "pytorch__ao" / "prs-2025Q4-2026Q1-patches.jsonl.gz"
 SINCE, UNTIL = "2025-10-13", "2026-03-15"
@@ -162,3 +162,64 @@ def test_a_measured_speed_up_is_performance_wherever_it_was_filed(
     # before, Performance now.
     assert rows[17712]["topic"] == "performance"
     assert module_of(markdown, 17712)[0] == "Performance"
+
+
+def _headings(section: str) -> list[str]:
+    return [line[4:] for line in section.splitlines() if line.startswith("### ")]
+
+
+def test_modules_are_grouped_by_top_level_area_with_sub_areas_as_lead_ins(
+    executorch_q1: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    markdown, rows = executorch_q1
+    improvements = _section(markdown, "Improvements")
+    headings = _headings(improvements)
+    # One `### Backends` (Arm, Vulkan, … as bold lead-ins), not a `###` per backend.
+    assert headings.count("Backends") == 1
+    assert not [h for h in headings if h.startswith("Backends:")]
+    backends = improvements.split("### Backends\n", 1)[1].split("\n### ", 1)[0]
+    assert "\n**Arm**\n" in backends and "\n**Vulkan**\n" in backends
+    assert rows[17478]["category"] == "Backends: Arm"
+    assert module_of(markdown, 17478) == ("Improvements", "Backends: Arm")
+    for heading in ("New features", "Improvements", "Bug fixes", "Developers"):
+        assert len(_headings(_section(markdown, heading))) <= 15
+
+
+def test_entries_are_in_the_past_tense_and_never_cut(
+    executorch_q1: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    markdown, rows = executorch_q1
+    # `Fold constants …`, `Uplift Ethos-U SDK …`, `Restrict batch norm …` were left as written
+    assert rows[17478]["title"] == "Folded constants in `transform_for_annotation`"
+    assert rows[17903]["title"] == "Uplifted Ethos-U SDK to 26.02"
+    assert rows[16460]["title"].startswith("Restricted batch norm operator")
+    # git cut #17082's title at "… workflow in CoreMLPa…": the entry ends at a whole word
+    assert rows[17082]["title"] == (
+        "Added deprecation warning for `to_edge` + `to_backend` workflow"
+    )
+    assert "…" not in markdown
+
+
+def test_a_section_has_at_most_fifteen_module_headings(
+    executorch_q1: tuple[str, dict[int, dict[str, str]]], tmp_path: Path
+) -> None:
+    """Twenty areas edited into the worksheet: the five smallest fold into Miscellaneous,
+    each under its own name."""
+    source = _need(ET_PATCHES)
+    db, sheet = tmp_path / "d.db", tmp_path / "ws.csv"
+    args = ("--db", str(db), "release-notes", "pytorch/executorch", "--jsonl", str(source),
+            "--since", "2026-01-01", "--until", "2026-01-31")  # fmt: skip
+    assert run_cli(*args, "--worksheet", str(sheet)).exit_code == 0
+    rows = read_rows(sheet)
+    improved = [r for r in rows if r["topic"] == "improvements" and not r["reason"]]
+    assert len(improved) >= 40
+    for i, row in enumerate(improved[:40]):
+        row["category"] = f"Area {i % 20:02d}"
+        row["merge_into"] = ""
+    write_rows(sheet, rows)
+    result = run_cli(*args, "--apply", str(sheet))
+    assert result.exit_code == 0, result.output
+    headings = _headings(_section(result.stdout, "Improvements"))
+    assert len(headings) <= 15 and headings[-1] == "Miscellaneous"
+    misc = _section(result.stdout, "Improvements").split("### Miscellaneous\n", 1)[1]
+    assert re.search(r"^\*\*Area \d\d\*\*$", misc, re.M)

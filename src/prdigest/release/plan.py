@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..analyze.families import family_of
 from ..analyze.notability import standalone_score
 from ..classify.spec import normalize_kind, normalize_name
 from ..errors import ConfigError
@@ -27,7 +28,7 @@ from ..kinds import (
 from ..models import Classification, PullRequest
 from .breaking import details, window_of
 from .reverts import RevertOutcome, label
-from .sentences import to_sentence
+from .sentences import to_sentence, whole_title
 from .series import draft_leads, range_stacks, series_parts, series_phrase
 from .worksheet import WorksheetRow, accepters, files_cell
 
@@ -86,7 +87,7 @@ def draft_rows(
         merge = reverts.merge_into.get(sha, "")
         # The original is out (not user-facing, a direct push): judge the reland alone.
         relands.append("" if reasons.get(merge) else merge)
-    sentences = [to_sentence(pr.title, pr.number) for pr in prs]
+    sentences = [to_sentence(whole_title(pr.title, pr.body), pr.number) for pr in prs]
     # Rows in the notes and not relands join their series (or duplicates) in area and kind.
     joinable = [not reasons[pr.sha or ""] and not relands[i] for i, pr in enumerate(prs)]
     leads = draft_leads(prs, decided, sentences, joinable)
@@ -225,7 +226,10 @@ def build_context(
             lead_row = row_of[decision.lead]
             bullets[decision.lead] = {
                 "text": lead_row.title.strip()
-                or to_sentence(prs[decision.lead].title, prs[decision.lead].number),
+                or to_sentence(
+                    whole_title(prs[decision.lead].title, prs[decision.lead].body),
+                    prs[decision.lead].number,
+                ),
                 "kind": kind_of[decision.lead],
                 "module": lead_row.category.strip() or "Miscellaneous",
                 "links": [],
@@ -258,15 +262,12 @@ def build_context(
         modules: dict[str, list[dict[str, Any]]] = {}
         for bullet in in_kind:
             modules.setdefault(bullet["module"], []).append(bullet)
+        ordered = [
+            {"name": name, "bullets": [_public(b) for b in modules[name]]}
+            for name in module_order(modules)
+        ]
         sections.append(
-            {
-                "kind": kind,
-                "heading": heading,
-                "modules": [
-                    {"name": name, "bullets": [_public(b) for b in modules[name]]}
-                    for name in module_order(modules)
-                ],
-            }
+            {"kind": kind, "heading": heading, "modules": ordered, "groups": group_modules(ordered)}
         )
     out = [d for d in decisions if d.lead is None]
     reasons: dict[str, int] = {}
@@ -321,8 +322,6 @@ def _public(bullet: dict[str, Any]) -> dict[str, Any]:
 def module_order(modules: dict[str, list[Any]]) -> list[str]:
     """PyTorch's module order where known, then by number of bullets, catch-alls last; a
     family's modules (`Backends: Arm`, `Backends: NXP`) stay together, as in the digests."""
-    from ..analyze.families import family_of
-
     known = {normalize_name(name): i for i, name in enumerate(PYTORCH_MODULES)}
     family = {name: family_of(name, set(modules)) or name for name in modules}
     size: dict[str, int] = {}
@@ -339,6 +338,39 @@ def module_order(modules: dict[str, list[Any]]) -> list[str]:
         return (1, 0, -size[group], normalize_name(group), -len(modules[name]), norm)
 
     return sorted(modules, key=key)
+
+
+MAX_GROUPS = 15  # `###` headings a section has at most, as PyTorch's notes do
+MISCELLANEOUS = "Miscellaneous"
+
+
+def group_modules(modules: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A `###` per top-level area (`Backends: Arm`, `Backends: NXP` → Backends), its
+    sub-areas as lead-ins (`Arm`, `NXP`; the family's own area first, with none), in the
+    modules' order; past MAX_GROUPS, the smallest groups fold into Miscellaneous, each
+    area under its own name."""
+    names = {m["name"] for m in modules}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for module in modules:
+        family = family_of(module["name"], names) or module["name"]
+        lead = module["name"][len(family) :].lstrip(":").strip() if family != module["name"] else ""
+        groups.setdefault(family, []).append({"lead": lead, "bullets": module["bullets"]})
+    for members in groups.values():
+        members.sort(key=lambda m: m["lead"] != "")  # the family's own area first (stable)
+    if len(groups) > MAX_GROUPS:
+        size = {g: sum(len(m["bullets"]) for m in members) for g, members in groups.items()}
+        keep = set(sorted(groups, key=lambda g: -size[g])[: MAX_GROUPS - 1])
+        keep.discard(MISCELLANEOUS)
+        folded: list[dict[str, Any]] = []
+        for name in list(groups):
+            if name not in keep:
+                for member in groups.pop(name):
+                    lead = f"{name}: {member['lead']}" if member["lead"] else name
+                    folded.append({"lead": lead if name != MISCELLANEOUS else member["lead"],
+                                   "bullets": member["bullets"]})  # fmt: skip
+        folded.sort(key=lambda m: m["lead"] != "")
+        groups[MISCELLANEOUS] = folded
+    return [{"name": name, "areas": members} for name, members in groups.items()]
 
 
 def _highlights(bullets: list[dict[str, Any]], prs: dict[str, PullRequest]) -> list[dict[str, Any]]:
