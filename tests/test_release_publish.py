@@ -223,3 +223,30 @@ def test_a_section_has_at_most_fifteen_module_headings(
     assert len(headings) <= 15 and headings[-1] == "Miscellaneous"
     misc = _section(result.stdout, "Improvements").split("### Miscellaneous\n", 1)[1]
     assert re.search(r"^\*\*Area \d\d\*\*$", misc, re.M)
+
+
+def test_highlights_are_a_drafted_paragraph_and_a_table_by_stage(
+    ao_notes: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    markdown, rows = ao_notes
+    highlights = _section(markdown, "Highlights")
+    assert "Candidates to rewrite" not in highlights
+    paragraph, table = highlights.strip().split("\n\n")[:2]
+    # the paragraph names the three headline changes, each cited, and points to the breaks
+    assert paragraph.startswith("This release features ")
+    assert (
+        len(re.findall(r"\(\[#\d+\]\(https://github\.com/pytorch/ao/pull/\d+\)\)", paragraph)) == 3
+    )
+    assert re.search(
+        r"Read the \d+ backwards incompatible changes and the \d+ deprecations", paragraph
+    )
+    # a table of the headline features by stage: ao's prototype work in its own column
+    lines = table.splitlines()
+    assert lines[0] == "| Core | Prototype |" and lines[1] == "| --- | --- |"
+    cited = [int(n) for n in re.findall(r"\[#(\d+)\]", table)]
+    assert len(cited) >= 5
+    assert "[#3429](" in table  # pruning-aware training in `torchao.prototype.pat`
+    assert re.search(r"^\| [^|]*\| [^|]*\[#3429\]", table, re.M)  # … in the Prototype column
+    # the worksheet marks them as a draft, row by row
+    for number in cited:
+        assert rows[number]["note"].startswith("highlight (draft)"), rows[number]

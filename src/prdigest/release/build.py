@@ -121,8 +121,6 @@ def release_notes(
             rows = refresh_reverts(rows, drafted, rows[len(rows) - rows_added :], by_sha)
         elif worksheet is not None:
             rows_added = len(rows)
-        if worksheet is not None:
-            write_worksheet(worksheet, rows)
     decisions = resolve_rows(rows, by_sha, where)
     first, last, range_info = _describe(window, refs, prs)
     title = (
@@ -131,6 +129,9 @@ def release_notes(
     context = build_context(
         repo, title, range_info, rows, decisions, by_sha, shas, short_links=short_links
     )
+    if apply is None and worksheet is not None:
+        rows = _mark_highlights(rows, context)
+        write_worksheet(worksheet, rows)
     markdown = render_markdown(context)
     report = Report(
         repo=repo,
@@ -177,6 +178,21 @@ def refresh_reverts(
             row = replace(row, reason="")
         out.append(row)
     return out
+
+
+HIGHLIGHT_NOTE = "highlight (draft): named in the Highlights paragraph or table; rewrite it there"
+
+
+def _mark_highlights(rows: list[WorksheetRow], context: dict[str, Any]) -> list[WorksheetRow]:
+    """The Highlights are a draft: the worksheet says which rows they were drafted from
+    (rows drafted now; a row a human already has is left as it is)."""
+    leads = {h["lead"] for h in context["highlights"]}
+    return [
+        replace(row, note=HIGHLIGHT_NOTE)
+        if row.commit_hash in leads and row.line == 0 and not row.note
+        else row
+        for row in rows
+    ]
 
 
 def _notes(prs: Sequence[PullRequest], judged: Judged) -> dict[str, str]:

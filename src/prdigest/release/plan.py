@@ -13,6 +13,7 @@ from typing import Any
 
 from ..analyze.families import family_of
 from ..analyze.notability import standalone_score
+from ..analyze.substance import CODE, file_role
 from ..classify.spec import normalize_kind, normalize_name
 from ..errors import ConfigError
 from ..kinds import (
@@ -59,8 +60,9 @@ PYTORCH_MODULES: tuple[str, ...] = (
 )
 _LAST_MODULES = {"miscellaneous", "misc", "other", "others", "uncategorized", "unknown", "general"}
 SKIP_CATEGORY = "skip"  # PyTorch's category for "not in the notes"
-HIGHLIGHTS = 5
-_HIGHLIGHT_KINDS = frozenset({BC_BREAKING, NEW_FEATURES, DEPRECATION, PERFORMANCE})
+HIGHLIGHTS = 8  # the table's headline changes; the paragraph names the first three
+NAMED = 3
+_HIGHLIGHT_KINDS = frozenset({NEW_FEATURES, PERFORMANCE})
 
 
 # -- drafting ------------------------------------------------------------------
@@ -269,6 +271,7 @@ def build_context(
         sections.append(
             {"kind": kind, "heading": heading, "modules": ordered, "groups": group_modules(ordered)}
         )
+    highlights = _highlights([bullets[sha] for sha in order], prs)
     out = [d for d in decisions if d.lead is None]
     reasons: dict[str, int] = {}
     for decision in out:
@@ -282,7 +285,8 @@ def build_context(
         "title": title,
         "range": range_info,
         "short_links": short_links,
-        "highlights": _highlights([bullets[sha] for sha in order], prs),
+        "highlights": highlights,
+        "headline": _headline(highlights, sections),
         "sections": sections,
         "counts": {
             "prs": len(range_shas),
@@ -374,28 +378,96 @@ def group_modules(modules: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _highlights(bullets: list[dict[str, Any]], prs: dict[str, PullRequest]) -> list[dict[str, Any]]:
-    """The strongest candidates by the digest's notability (a breaking change or a
-    deprecation its PR announces, a stated result, size, kind), then the number of PRs
-    a bullet gathers — for a human to rewrite."""
+    """The release's headline changes by the digest's notability (a breaking change or a
+    deprecation its PR announces, a stated result, size, kind), then the number of PRs a
+    bullet gathers; each with its stage (`Prototype` when its library code is a
+    prototype's or an experiment's, else `Core`) and the phrase the paragraph names it by."""
     scored = []
     for position, bullet in enumerate(bullets):
         best, announced = max(
             (standalone_score(prs[sha], bullet["kind"] or "") for sha in bullet["shas"]),
             key=lambda found: found[0],
         )
-        candidate = (
-            bullet["kind"] in _HIGHLIGHT_KINDS
-            or announced is not None
-            or (bullet["kind"] == IMPROVEMENTS and len(bullet["links"]) > 1)
+        # features, as PyTorch's table lists them; breaking changes and deprecations
+        # have their own sections, which the paragraph points to
+        candidate = bullet["kind"] in _HIGHLIGHT_KINDS or (
+            bullet["kind"] == IMPROVEMENTS and (len(bullet["links"]) > 1 or announced is not None)
         )
         if candidate:
             score = best + math.log(len(bullet["links"]))
             scored.append((-round(score, 6), position, bullet))
     headings = dict(SECTIONS)
     return [
-        {**_public(b), "section": headings.get(b["kind"], b["kind"]), "module": b["module"]}
+        {
+            **_public(b),
+            "section": headings.get(b["kind"], b["kind"]),
+            "module": b["module"],
+            "stage": stage_of([prs[sha] for sha in b["shas"]]),
+            "phrase": headline_phrase(b["text"]),
+            "lead": b["shas"][0],
+        }
         for _, _, b in sorted(scored, key=lambda row: row[:2])[:HIGHLIGHTS]
     ]
+
+
+def _headline(highlights: list[dict[str, Any]], sections: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Highlights paragraph and table, drafted as PyTorch writes them: the first
+    `NAMED` headline changes by name, how many breaking changes and deprecations to read,
+    and a table of the headline changes by stage (a column per stage that has one)."""
+    entries = {s["kind"]: sum(len(m["bullets"]) for m in s["modules"]) for s in sections}
+    columns = [stage for stage in (CORE, PROTOTYPE) if any(h["stage"] == stage for h in highlights)]
+    by_stage = [[h for h in highlights if h["stage"] == stage] for stage in columns]
+    depth = max((len(c) for c in by_stage), default=0)
+    rows = [[c[i] if i < len(c) else None for c in by_stage] for i in range(depth)]
+    return {
+        "named": highlights[:NAMED],
+        "breaking": entries.get(BC_BREAKING, 0),
+        "deprecations": entries.get(DEPRECATION, 0),
+        "columns": columns,
+        "rows": rows,
+    }
+
+
+PROTOTYPE, CORE = "Prototype", "Core"
+_PROTOTYPE_PART = frozenset({"prototype", "prototypes", "experimental", "experiments", "sandbox"})
+
+
+def stage_of(members: Sequence[PullRequest]) -> str:
+    """`Prototype` when most of the library lines the PRs change sit under a prototype or
+    experimental directory, as ao's `torchao/prototype/` and torchtitan's `experiments/`."""
+    inside = outside = 0
+    for pr in members:
+        for change in pr.files:
+            if file_role(change.path) != CODE:
+                continue
+            lines = (change.additions or 0) + (change.deletions or 0)
+            parts = {part.lower() for part in change.path.split("/")[:-1]}
+            if parts & _PROTOTYPE_PART:
+                inside += lines
+            else:
+                outside += lines
+    return PROTOTYPE if inside > outside else CORE
+
+
+_AS_NOUN = {"added": "", "introduced": "", "implemented": "", "enabled": "", "created": ""}
+_AS_ACT = {"removed": "the removal of ", "deleted": "the removal of ", "dropped": "dropping ",
+           "deprecated": "the deprecation of ", "supported": "support for ",
+           "renamed": "the renaming of "}  # fmt: skip
+
+
+def headline_phrase(sentence: str) -> str:
+    """An entry's sentence as the Highlights paragraph names it: `Added X` → `X`,
+    `Supported X` → `support for X`, `Removed X` → `the removal of X`; others as written,
+    their first letter lowered unless it starts a name (`MXFP8`, `` `torch.compile` ``)."""
+    first, _, rest = sentence.partition(" ")
+    low = first.lower()
+    if rest and low in _AS_NOUN:
+        return rest
+    if rest and low in _AS_ACT:
+        return _AS_ACT[low] + rest
+    if first[1:2].isupper() or first.startswith("`"):
+        return sentence
+    return sentence[:1].lower() + sentence[1:]
 
 
 def _reason_group(reason: str) -> str:
