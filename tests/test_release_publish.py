@@ -250,3 +250,14 @@ def test_highlights_are_a_drafted_paragraph_and_a_table_by_stage(
     # the worksheet marks them as a draft, row by row
     for number in cited:
         assert rows[number]["note"].startswith("highlight (draft)"), rows[number]
+
+
+def test_a_deprecation_that_removes_is_told_as_a_removal(
+    ao_notes: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    markdown, rows = ao_notes
+    # "deprecate v1 of `IntxWeightOnlyConfig`" deletes the field v1 read: a breaking
+    # change, whose entry says what happened rather than "Deprecated …"
+    assert rows[3512]["topic"] == "bc_breaking"
+    assert rows[3512]["title"] == "Removed v1 of `IntxWeightOnlyConfig`"
+    assert "Removed: `IntxWeightOnlyConfig.layout`." in _entry(markdown, 3512)

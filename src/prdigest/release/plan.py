@@ -89,7 +89,10 @@ def draft_rows(
         merge = reverts.merge_into.get(sha, "")
         # The original is out (not user-facing, a direct push): judge the reland alone.
         relands.append("" if reasons.get(merge) else merge)
-    sentences = [to_sentence(whole_title(pr.title, pr.body), pr.number) for pr in prs]
+    sentences = [
+        _as_filed(to_sentence(whole_title(pr.title, pr.body), pr.number), c.kind)
+        for pr, c in zip(prs, decided, strict=True)
+    ]
     # Rows in the notes and not relands join their series (or duplicates) in area and kind.
     joinable = [not reasons[pr.sha or ""] and not relands[i] for i, pr in enumerate(prs)]
     leads = draft_leads(prs, decided, sentences, joinable)
@@ -117,6 +120,14 @@ def draft_rows(
             )
         )
     return rows
+
+
+def _as_filed(sentence: str, kind: str) -> str:
+    """A "deprecation" the diff shows removing what it deprecated is filed as a breaking
+    change: its entry says so (`Deprecated v1 of X` → `Removed v1 of X`)."""
+    if kind == BC_BREAKING and sentence.startswith("Deprecated "):
+        return "Removed " + sentence.removeprefix("Deprecated ")
+    return sentence
 
 
 def _reason(pr: PullRequest, c: Classification, reverts: RevertOutcome) -> str:
