@@ -186,7 +186,6 @@ _PAST: dict[str, str] = {
     "refine": "refined",
     "soften": "softened",
     "require": "required",
-    "bring": "brought",
     "buckify": "buckified",
     "restrict": "restricted",
     "disallow": "disallowed",
