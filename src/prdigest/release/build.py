@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from ..analyze.announcements import WindowNames
 from ..config import Config
 from ..errors import SourceError
 from ..kinds import BC_BREAKING
@@ -95,6 +96,7 @@ def release_notes(
     if (window is None) == (refs is None):
         raise ValueError("give exactly one of window and refs")
     prs = prs_in_range(store, repo, window, refs)
+    names = window_of(prs)  # the public names each PR adds, read once for every reading
     by_sha = {pr.sha: pr for pr in prs if pr.sha}
     shas = list(by_sha)
     rows_added = 0
@@ -103,14 +105,14 @@ def release_notes(
         rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)
     else:
         classify = classifier or _digest_classifier(store, repo, config, profile_name)
-        judged = judge(prs, classify(prs))
+        judged = judge(prs, classify(prs), names)
         ambiguous = store.ambiguous_shas(repo, abbreviated_reverts(prs))
         drafted = draft_rows(
             prs,
             judged.decided,
             find_reverts(prs, ambiguous),
             judged.unreleased,
-            _notes(prs, judged),
+            _notes(prs, judged, names),
         )
         where = str(worksheet) if worksheet else "the drafted worksheet"
         rows = drafted
@@ -127,7 +129,7 @@ def release_notes(
         f"{repo} release notes ({range_info['from']}..{range_info['to']})"  # as docs name ranges
     )
     context = build_context(
-        repo, title, range_info, rows, decisions, by_sha, shas, short_links=short_links
+        repo, title, range_info, rows, decisions, by_sha, shas, short_links=short_links, names=names
     )
     if apply is None and worksheet is not None:
         rows = _mark_highlights(rows, context)
@@ -195,10 +197,9 @@ def _mark_highlights(rows: list[WorksheetRow], context: dict[str, Any]) -> list[
     ]
 
 
-def _notes(prs: Sequence[PullRequest], judged: Judged) -> dict[str, str]:
+def _notes(prs: Sequence[PullRequest], judged: Judged, window: WindowNames) -> dict[str, str]:
     """What a human must look at in the worksheet: a breaking change whose PR states no
     migration (the notes never invent one)."""
-    window = window_of(prs)
     out = {}
     for pr, c in zip(prs, judged.decided, strict=True):
         if c.kind == BC_BREAKING and not states_migration([pr], window):

@@ -33,7 +33,7 @@ from ..kinds import (
 from ..kinds import DEPRECATION as DEPRECATION_KIND
 from ..models import Classification, PullRequest
 from ..reading import parse_title
-from ..reading.api_changes import read_diff
+from ..reading.api_changes import ApiChanges, read_diff
 from .reverts import label
 
 # kinds a reading of the body and diff may move to another section
@@ -55,31 +55,36 @@ _SPEEDUP = re.compile(
 
 @dataclass
 class Judged:
-    """The classifications, re-read; what each PR announces; and the changes added and
-    removed inside the range (sha → why both stay out)."""
+    """The classifications, re-read, and the changes added and removed inside the range
+    (sha → why both stay out)."""
 
     decided: list[Classification]
-    announcements: dict[str, Announcement] = field(default_factory=dict)
     unreleased: dict[str, str] = field(default_factory=dict)
 
 
-def judge(prs: Sequence[PullRequest], decided: Sequence[Classification]) -> Judged:
-    window = WindowNames(list(prs))
+def judge(
+    prs: Sequence[PullRequest],
+    decided: Sequence[Classification],
+    window: WindowNames | None = None,
+) -> Judged:
+    """`window`: the range's names, read once by the caller (else read here)."""
+    window = window if window is not None else WindowNames(list(prs))
     out = Judged([])
-    adders = _adders(prs)
+    diffs = {id(pr): read_diff(pr.files, pr.body, pr.title) for pr in prs}  # read once
+    adders = _adders(prs, diffs)
     for pr, c in zip(prs, decided, strict=True):
         by_label = c.kind_rule.endswith("/label")
         said = announce(pr, c.kind, by_label, window) if pr.number is not None else None
-        if said is not None and said.kind in (BREAKING, DEPRECATION):
-            out.announcements[pr.sha or ""] = said
-        elif deleted_library(pr) and c.kind in _MOVABLE:
+        if (said is None or said.kind not in (BREAKING, DEPRECATION)) and (
+            c.kind in _MOVABLE and deleted_library(pr)
+        ):
             out.decided.append(
                 replace(c, kind=BC_BREAKING, kind_rule="reading/deletes library code")
             )
             continue
         out.decided.append(_rekind(pr, c, said, by_label))
     for pr in prs:
-        found = _taken_back(pr, prs, adders, window)
+        found = _taken_back(pr, diffs, adders, window)
         if found is not None:
             adder, remover = found
             why = f"added {label(adder)}, removed {label(remover)}, both in range"
@@ -122,18 +127,20 @@ def _measured_speedup(pr: PullRequest) -> bool:
     return any(_SPEEDUP.search(claim) for claim in find_claims(pr.title, pr.body))
 
 
-def _adders(prs: Sequence[PullRequest]) -> dict[str, list[PullRequest]]:
+def _adders(
+    prs: Sequence[PullRequest], diffs: dict[int, ApiChanges]
+) -> dict[str, list[PullRequest]]:
     """Public name → the PRs of the range that add it, in landing order."""
     out: dict[str, list[PullRequest]] = {}
     for pr in prs:
-        for name in read_diff(pr.files, pr.body, pr.title).added:
+        for name in diffs[id(pr)].added:
             out.setdefault(name.name, []).append(pr)
     return out
 
 
 def _taken_back(
     pr: PullRequest,
-    prs: Sequence[PullRequest],
+    diffs: dict[int, ApiChanges],
     adders: dict[str, list[PullRequest]],
     window: WindowNames,
 ) -> tuple[PullRequest, PullRequest] | None:
@@ -141,7 +148,7 @@ def _taken_back(
     removes nothing that was released: the feature came and went inside the range."""
     if pr.number is None or window.changes(pr).breaks:
         return None
-    alone = read_diff(pr.files, pr.body, pr.title)
+    alone = diffs[id(pr)]
     gone = [n.name for n in alone.removed] + [old.name for old, _ in alone.renamed]
     if not gone or announce(pr) is None:
         return None
@@ -157,7 +164,7 @@ def _taken_back(
         return None
     sha, count = max(votes.items(), key=lambda item: item[1])
     adder = by_sha[sha]
-    added = read_diff(adder.files, adder.body, adder.title).added
+    added = diffs[id(adder)].added
     if adder.number is None or count * 2 < len(added):
         return None  # the adder did more than what was taken back: it stays
     return adder, pr

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..analyze.announcements import WindowNames
 from ..analyze.families import family_of
 from ..analyze.notability import standalone_score
 from ..analyze.substance import CODE, file_role
@@ -226,8 +227,10 @@ def build_context(
     range_shas: Sequence[str],
     *,
     short_links: bool,
+    names: WindowNames | None = None,
 ) -> dict[str, Any]:
-    """The JSON-serialisable context the template renders (and the report stores)."""
+    """The JSON-serialisable context the template renders (and the report stores).
+    `names`: the public names the range's PRs add (read here when not given)."""
     row_of = {row.commit_hash: row for row in rows}
     kind_of = {decision.sha: decision.kind for decision in decisions}
     bullets: dict[str, dict[str, Any]] = {}
@@ -263,7 +266,7 @@ def build_context(
                 0 if decision.sha == decision.lead else len(bullet["links"]), link
             )
     _name_series([bullets[sha] for sha in order], prs, range_shas)
-    window = window_of([prs[sha] for sha in range_shas])
+    window = names if names is not None else window_of([prs[sha] for sha in range_shas])
     for sha in order:
         if bullets[sha]["kind"] == BC_BREAKING:
             bullets[sha]["details"] = details([prs[s] for s in bullets[sha]["shas"]], window)
