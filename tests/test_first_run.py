@@ -273,12 +273,13 @@ def test_home_page_excerpt_of_release_notes_is_their_first_real_lines(
     notes = run_cli(
         "release-notes", REPO, "--since", "2025-01-01", "--until", "2025-01-31", db=synced
     )
-    assert "Candidates to rewrite as this release's highlights:" in notes.stdout
+    # the Highlights open with a drafted paragraph, as PyTorch's do (issue 22)
+    assert "## Highlights\n\nThis release features " in notes.stdout
     site = tmp_path / "public"
     assert run_cli("site", "build", "--out", str(site), db=synced).exit_code == 0
     home = (site / "index.html").read_text(encoding="utf-8")
     [excerpt] = re.findall(r'<p class="excerpt">([^<]*)</p>', home)
-    assert excerpt.startswith("This release is composed of "), excerpt
+    assert excerpt.startswith("This release features "), excerpt
     assert "Candidates" not in home
 
 

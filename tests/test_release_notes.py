@@ -99,7 +99,11 @@ def test_every_pr_is_in_the_notes_or_out_with_a_reason(
         r"^\* \S.*? \((?:an? [a-z0-9]+-part series: (?=.*, \[#))?"
         r"\[#\d+\]\(https://[^)\s]+\)(?:, \[#\d+\]\(https://[^)\s]+\))*\)$"
     )
-    bullets = [line for line in body.splitlines() if line.startswith("* ")]
+    # A Backwards Incompatible change is PyTorch's `### sentence (links)` and a paragraph.
+    bc = markdown.split("\n## Backwards Incompatible changes\n", 1)[-1].split("\n## ", 1)[0]
+    bc = bc if "\n## Backwards Incompatible changes\n" in markdown else ""
+    headed = ["* " + line[4:] for line in bc.splitlines() if line.startswith("### ")]
+    bullets = [line for line in body.splitlines() if line.startswith("* ")] + headed
     assert len(bullets) == counts["bullets"]
     assert all(entry.match(line) for line in bullets), [b for b in bullets if not entry.match(b)][
         :3
@@ -574,9 +578,12 @@ def test_the_notes_use_pytorchs_headings_in_pytorchs_order(ao_jsonl: Path, tmp_p
     assert result.exit_code == 0, result.output
     markdown = result.stdout
     assert _sections(markdown) == PYTORCH_HEADINGS
-    # #3720 "Remove old GPTQ implementation" breaks its users' code
-    assert module_of(markdown, 3720) == ("Backwards Incompatible changes", "Prototype")
-    assert "— Prototype, Backwards Incompatible changes ([#3720](" in markdown
+    # #3720 "Remove old GPTQ implementation" breaks its users' code; a breaking change is
+    # its own `###` entry, as in PyTorch's notes (no module heading)
+    assert module_of(markdown, 3720) == ("Backwards Incompatible changes", "")
+    # the Highlights paragraph points to it; the table lists features (issue 22)
+    highlights = markdown.split("\n## Highlights\n", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"Read the \d+ backwards incompatible changes? ", highlights)
 
 
 def test_the_pinned_headings_are_those_of_pytorchs_own_notes(shared_data: Path) -> None:

@@ -10,14 +10,18 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from ..analyze.announcements import WindowNames
 from ..config import Config
 from ..errors import SourceError
+from ..kinds import BC_BREAKING
 from ..models import Classification, PullRequest, Report
 from ..reading import abbreviated_reverts
 from ..reading.spelling import Spelling
 from ..store import Store
 from ..store.spelling import title_spelling
 from ..timeutil import Window, now
+from .breaking import MIGRATION_NOTE, states_migration, window_of
+from .judgment import Judged, judge
 from .plan import build_context, draft_rows, resolve_rows
 from .refs import RefRange
 from .render import render_markdown
@@ -92,6 +96,7 @@ def release_notes(
     if (window is None) == (refs is None):
         raise ValueError("give exactly one of window and refs")
     prs = prs_in_range(store, repo, window, refs)
+    names = window_of(prs)  # the public names each PR adds, read once for every reading
     by_sha = {pr.sha: pr for pr in prs if pr.sha}
     shas = list(by_sha)
     rows_added = 0
@@ -100,9 +105,15 @@ def release_notes(
         rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)
     else:
         classify = classifier or _digest_classifier(store, repo, config, profile_name)
-        decided = classify(prs)
+        judged = judge(prs, classify(prs), names)
         ambiguous = store.ambiguous_shas(repo, abbreviated_reverts(prs))
-        drafted = draft_rows(prs, decided, find_reverts(prs, ambiguous))
+        drafted = draft_rows(
+            prs,
+            judged.decided,
+            find_reverts(prs, ambiguous),
+            judged.unreleased,
+            _notes(prs, judged, names),
+        )
         where = str(worksheet) if worksheet else "the drafted worksheet"
         rows = drafted
         if worksheet is not None and worksheet.exists():
@@ -112,16 +123,17 @@ def release_notes(
             rows = refresh_reverts(rows, drafted, rows[len(rows) - rows_added :], by_sha)
         elif worksheet is not None:
             rows_added = len(rows)
-        if worksheet is not None:
-            write_worksheet(worksheet, rows)
     decisions = resolve_rows(rows, by_sha, where)
     first, last, range_info = _describe(window, refs, prs)
     title = (
         f"{repo} release notes ({range_info['from']}..{range_info['to']})"  # as docs name ranges
     )
     context = build_context(
-        repo, title, range_info, rows, decisions, by_sha, shas, short_links=short_links
+        repo, title, range_info, rows, decisions, by_sha, shas, short_links=short_links, names=names
     )
+    if apply is None and worksheet is not None:
+        rows = _mark_highlights(rows, context)
+        write_worksheet(worksheet, rows)
     markdown = render_markdown(context)
     report = Report(
         repo=repo,
@@ -167,6 +179,31 @@ def refresh_reverts(
         ):
             row = replace(row, reason="")
         out.append(row)
+    return out
+
+
+HIGHLIGHT_NOTE = "highlight (draft): named in the Highlights paragraph or table; rewrite it there"
+
+
+def _mark_highlights(rows: list[WorksheetRow], context: dict[str, Any]) -> list[WorksheetRow]:
+    """The Highlights are a draft: the worksheet says which rows they were drafted from
+    (rows drafted now; a row a human already has is left as it is)."""
+    leads = {h["lead"] for h in context["highlights"]}
+    return [
+        replace(row, note=HIGHLIGHT_NOTE)
+        if row.commit_hash in leads and row.line == 0 and not row.note
+        else row
+        for row in rows
+    ]
+
+
+def _notes(prs: Sequence[PullRequest], judged: Judged, window: WindowNames) -> dict[str, str]:
+    """What a human must look at in the worksheet: a breaking change whose PR states no
+    migration (the notes never invent one)."""
+    out = {}
+    for pr, c in zip(prs, judged.decided, strict=True):
+        if c.kind == BC_BREAKING and not states_migration([pr], window):
+            out[pr.sha or ""] = MIGRATION_NOTE
     return out
 
 

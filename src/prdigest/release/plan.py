@@ -11,7 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..analyze.announcements import WindowNames
+from ..analyze.families import family_of
 from ..analyze.notability import standalone_score
+from ..analyze.substance import CODE, file_role
 from ..classify.spec import normalize_kind, normalize_name
 from ..errors import ConfigError
 from ..kinds import (
@@ -25,8 +28,9 @@ from ..kinds import (
     SECTIONS,
 )
 from ..models import Classification, PullRequest
+from .breaking import details, window_of
 from .reverts import RevertOutcome, label
-from .sentences import to_sentence
+from .sentences import to_sentence, whole_title
 from .series import draft_leads, range_stacks, series_parts, series_phrase
 from .worksheet import WorksheetRow, accepters, files_cell
 
@@ -57,27 +61,39 @@ PYTORCH_MODULES: tuple[str, ...] = (
 )
 _LAST_MODULES = {"miscellaneous", "misc", "other", "others", "uncategorized", "unknown", "general"}
 SKIP_CATEGORY = "skip"  # PyTorch's category for "not in the notes"
-HIGHLIGHTS = 5
-_HIGHLIGHT_KINDS = frozenset({BC_BREAKING, NEW_FEATURES, DEPRECATION, PERFORMANCE})
+HIGHLIGHTS = 8  # the table's headline changes; the paragraph names the first three
+NAMED = 3
+_HIGHLIGHT_KINDS = frozenset({NEW_FEATURES, PERFORMANCE})
 
 
 # -- drafting ------------------------------------------------------------------
 
 
 def draft_rows(
-    prs: Sequence[PullRequest], decided: Sequence[Classification], reverts: RevertOutcome
+    prs: Sequence[PullRequest],
+    decided: Sequence[Classification],
+    reverts: RevertOutcome,
+    unreleased: dict[str, str] | None = None,
+    notes: dict[str, str] | None = None,
 ) -> list[WorksheetRow]:
     """One row per PR, oldest first, with the machine's category, topic, sentence,
-    merges (relands, series, duplicates) and reasons for rows out of the notes."""
+    merges (relands, series, duplicates) and reasons for rows out of the notes.
+    `unreleased`: sha → why a change added and removed inside the range stays out;
+    `notes`: sha → what a human should look at (the worksheet's `note`)."""
     reasons: dict[str, str] = {}
     relands: list[str] = []
     for pr, c in zip(prs, decided, strict=True):
         sha = pr.sha or ""
-        reasons[sha] = _reason(pr, c, reverts)
+        # a revert's reason first, then a change that came and went inside the range
+        gone = "" if sha in reverts.out else (unreleased or {}).get(sha, "")
+        reasons[sha] = gone or _reason(pr, c, reverts)
         merge = reverts.merge_into.get(sha, "")
         # The original is out (not user-facing, a direct push): judge the reland alone.
         relands.append("" if reasons.get(merge) else merge)
-    sentences = [to_sentence(pr.title, pr.number) for pr in prs]
+    sentences = [
+        _as_filed(to_sentence(whole_title(pr.title, pr.body), pr.number), c.kind)
+        for pr, c in zip(prs, decided, strict=True)
+    ]
     # Rows in the notes and not relands join their series (or duplicates) in area and kind.
     joinable = [not reasons[pr.sha or ""] and not relands[i] for i, pr in enumerate(prs)]
     leads = draft_leads(prs, decided, sentences, joinable)
@@ -101,9 +117,18 @@ def draft_rows(
                 accepter_3=third,
                 merge_into=merge,
                 reason=reason,
+                note="" if reason else (notes or {}).get(sha, ""),
             )
         )
     return rows
+
+
+def _as_filed(sentence: str, kind: str) -> str:
+    """A "deprecation" the diff shows removing what it deprecated is filed as a breaking
+    change: its entry says so (`Deprecated v1 of X` → `Removed v1 of X`)."""
+    if kind == BC_BREAKING and sentence.startswith("Deprecated "):
+        return "Removed " + sentence.removeprefix("Deprecated ")
+    return sentence
 
 
 def _reason(pr: PullRequest, c: Classification, reverts: RevertOutcome) -> str:
@@ -202,8 +227,10 @@ def build_context(
     range_shas: Sequence[str],
     *,
     short_links: bool,
+    names: WindowNames | None = None,
 ) -> dict[str, Any]:
-    """The JSON-serialisable context the template renders (and the report stores)."""
+    """The JSON-serialisable context the template renders (and the report stores).
+    `names`: the public names the range's PRs add (read here when not given)."""
     row_of = {row.commit_hash: row for row in rows}
     kind_of = {decision.sha: decision.kind for decision in decisions}
     bullets: dict[str, dict[str, Any]] = {}
@@ -215,7 +242,10 @@ def build_context(
             lead_row = row_of[decision.lead]
             bullets[decision.lead] = {
                 "text": lead_row.title.strip()
-                or to_sentence(prs[decision.lead].title, prs[decision.lead].number),
+                or to_sentence(
+                    whole_title(prs[decision.lead].title, prs[decision.lead].body),
+                    prs[decision.lead].number,
+                ),
                 "kind": kind_of[decision.lead],
                 "module": lead_row.category.strip() or "Miscellaneous",
                 "links": [],
@@ -236,6 +266,10 @@ def build_context(
                 0 if decision.sha == decision.lead else len(bullet["links"]), link
             )
     _name_series([bullets[sha] for sha in order], prs, range_shas)
+    window = names if names is not None else window_of([prs[sha] for sha in range_shas])
+    for sha in order:
+        if bullets[sha]["kind"] == BC_BREAKING:
+            bullets[sha]["details"] = details([prs[s] for s in bullets[sha]["shas"]], window)
     sections = []
     for kind, heading in SECTIONS:
         in_kind = [bullets[sha] for sha in order if bullets[sha]["kind"] == kind]
@@ -244,16 +278,14 @@ def build_context(
         modules: dict[str, list[dict[str, Any]]] = {}
         for bullet in in_kind:
             modules.setdefault(bullet["module"], []).append(bullet)
+        ordered = [
+            {"name": name, "bullets": [_public(b) for b in modules[name]]}
+            for name in module_order(modules)
+        ]
         sections.append(
-            {
-                "kind": kind,
-                "heading": heading,
-                "modules": [
-                    {"name": name, "bullets": [_public(b) for b in modules[name]]}
-                    for name in module_order(modules)
-                ],
-            }
+            {"kind": kind, "heading": heading, "modules": ordered, "groups": group_modules(ordered)}
         )
+    highlights = _highlights([bullets[sha] for sha in order], prs)
     out = [d for d in decisions if d.lead is None]
     reasons: dict[str, int] = {}
     for decision in out:
@@ -267,7 +299,8 @@ def build_context(
         "title": title,
         "range": range_info,
         "short_links": short_links,
-        "highlights": _highlights([bullets[sha] for sha in order], prs),
+        "highlights": highlights,
+        "headline": _headline(highlights, sections),
         "sections": sections,
         "counts": {
             "prs": len(range_shas),
@@ -298,14 +331,15 @@ def _name_series(
 
 
 def _public(bullet: dict[str, Any]) -> dict[str, Any]:
-    return {"text": bullet["text"], "series": bullet["series"], "links": bullet["links"]}
+    out = {"text": bullet["text"], "series": bullet["series"], "links": bullet["links"]}
+    if "details" in bullet:
+        out["details"] = bullet["details"]
+    return out
 
 
 def module_order(modules: dict[str, list[Any]]) -> list[str]:
     """PyTorch's module order where known, then by number of bullets, catch-alls last; a
     family's modules (`Backends: Arm`, `Backends: NXP`) stay together, as in the digests."""
-    from ..analyze.families import family_of
-
     known = {normalize_name(name): i for i, name in enumerate(PYTORCH_MODULES)}
     family = {name: family_of(name, set(modules)) or name for name in modules}
     size: dict[str, int] = {}
@@ -324,29 +358,130 @@ def module_order(modules: dict[str, list[Any]]) -> list[str]:
     return sorted(modules, key=key)
 
 
+MAX_GROUPS = 15  # `###` headings a section has at most, as PyTorch's notes do
+MISCELLANEOUS = "Miscellaneous"
+
+
+def group_modules(modules: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A `###` per top-level area (`Backends: Arm`, `Backends: NXP` → Backends), its
+    sub-areas as lead-ins (`Arm`, `NXP`; the family's own area first, with none), in the
+    modules' order; past MAX_GROUPS, the smallest groups fold into Miscellaneous, each
+    area under its own name."""
+    names = {m["name"] for m in modules}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for module in modules:
+        family = family_of(module["name"], names) or module["name"]
+        lead = module["name"][len(family) :].lstrip(":").strip() if family != module["name"] else ""
+        groups.setdefault(family, []).append({"lead": lead, "bullets": module["bullets"]})
+    for members in groups.values():
+        members.sort(key=lambda m: m["lead"] != "")  # the family's own area first (stable)
+    if len(groups) > MAX_GROUPS:
+        size = {g: sum(len(m["bullets"]) for m in members) for g, members in groups.items()}
+        keep = set(sorted(groups, key=lambda g: -size[g])[: MAX_GROUPS - 1])
+        keep.discard(MISCELLANEOUS)
+        folded: list[dict[str, Any]] = []
+        for name in list(groups):
+            if name not in keep:
+                for member in groups.pop(name):
+                    lead = f"{name}: {member['lead']}" if member["lead"] else name
+                    folded.append({"lead": lead if name != MISCELLANEOUS else member["lead"],
+                                   "bullets": member["bullets"]})  # fmt: skip
+        folded.sort(key=lambda m: m["lead"] != "")
+        groups[MISCELLANEOUS] = folded
+    return [{"name": name, "areas": members} for name, members in groups.items()]
+
+
 def _highlights(bullets: list[dict[str, Any]], prs: dict[str, PullRequest]) -> list[dict[str, Any]]:
-    """The strongest candidates by the digest's notability (a breaking change or a
-    deprecation its PR announces, a stated result, size, kind), then the number of PRs
-    a bullet gathers — for a human to rewrite."""
+    """The release's headline changes by the digest's notability (a breaking change or a
+    deprecation its PR announces, a stated result, size, kind), then the number of PRs a
+    bullet gathers; each with its stage (`Prototype` when its library code is a
+    prototype's or an experiment's, else `Core`) and the phrase the paragraph names it by."""
     scored = []
     for position, bullet in enumerate(bullets):
         best, announced = max(
             (standalone_score(prs[sha], bullet["kind"] or "") for sha in bullet["shas"]),
             key=lambda found: found[0],
         )
-        candidate = (
-            bullet["kind"] in _HIGHLIGHT_KINDS
-            or announced is not None
-            or (bullet["kind"] == IMPROVEMENTS and len(bullet["links"]) > 1)
+        # features, as PyTorch's table lists them; breaking changes and deprecations
+        # have their own sections, which the paragraph points to
+        candidate = bullet["kind"] in _HIGHLIGHT_KINDS or (
+            bullet["kind"] == IMPROVEMENTS and (len(bullet["links"]) > 1 or announced is not None)
         )
         if candidate:
             score = best + math.log(len(bullet["links"]))
             scored.append((-round(score, 6), position, bullet))
     headings = dict(SECTIONS)
     return [
-        {**_public(b), "section": headings.get(b["kind"], b["kind"]), "module": b["module"]}
+        {
+            **_public(b),
+            "section": headings.get(b["kind"], b["kind"]),
+            "module": b["module"],
+            "stage": stage_of([prs[sha] for sha in b["shas"]]),
+            "phrase": headline_phrase(b["text"]),
+            "lead": b["shas"][0],
+        }
         for _, _, b in sorted(scored, key=lambda row: row[:2])[:HIGHLIGHTS]
     ]
+
+
+def _headline(highlights: list[dict[str, Any]], sections: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Highlights paragraph and table, drafted as PyTorch writes them: the first
+    `NAMED` headline changes by name, how many breaking changes and deprecations to read,
+    and a table of the headline changes by stage (a column per stage that has one)."""
+    entries = {s["kind"]: sum(len(m["bullets"]) for m in s["modules"]) for s in sections}
+    columns = [stage for stage in (CORE, PROTOTYPE) if any(h["stage"] == stage for h in highlights)]
+    by_stage = [[h for h in highlights if h["stage"] == stage] for stage in columns]
+    depth = max((len(c) for c in by_stage), default=0)
+    rows = [[c[i] if i < len(c) else None for c in by_stage] for i in range(depth)]
+    return {
+        "named": highlights[:NAMED],
+        "breaking": entries.get(BC_BREAKING, 0),
+        "deprecations": entries.get(DEPRECATION, 0),
+        "columns": columns,
+        "rows": rows,
+    }
+
+
+PROTOTYPE, CORE = "Prototype", "Core"
+_PROTOTYPE_PART = frozenset({"prototype", "prototypes", "experimental", "experiments", "sandbox"})
+
+
+def stage_of(members: Sequence[PullRequest]) -> str:
+    """`Prototype` when most of the library lines the PRs change sit under a prototype or
+    experimental directory, as ao's `torchao/prototype/` and torchtitan's `experiments/`."""
+    inside = outside = 0
+    for pr in members:
+        for change in pr.files:
+            if file_role(change.path) != CODE:
+                continue
+            lines = (change.additions or 0) + (change.deletions or 0)
+            parts = {part.lower() for part in change.path.split("/")[:-1]}
+            if parts & _PROTOTYPE_PART:
+                inside += lines
+            else:
+                outside += lines
+    return PROTOTYPE if inside > outside else CORE
+
+
+_AS_NOUN = {"added": "", "introduced": "", "implemented": "", "enabled": "", "created": ""}
+_AS_ACT = {"removed": "the removal of ", "deleted": "the removal of ", "dropped": "dropping ",
+           "deprecated": "the deprecation of ", "supported": "support for ",
+           "renamed": "the renaming of "}  # fmt: skip
+
+
+def headline_phrase(sentence: str) -> str:
+    """An entry's sentence as the Highlights paragraph names it: `Added X` → `X`,
+    `Supported X` → `support for X`, `Removed X` → `the removal of X`; others as written,
+    their first letter lowered unless it starts a name (`MXFP8`, `` `torch.compile` ``)."""
+    first, _, rest = sentence.partition(" ")
+    low = first.lower()
+    if rest and low in _AS_NOUN:
+        return rest
+    if rest and low in _AS_ACT:
+        return _AS_ACT[low] + rest
+    if first[1:2].isupper() or first.startswith("`"):
+        return sentence
+    return sentence[:1].lower() + sentence[1:]
 
 
 def _reason_group(reason: str) -> str:
@@ -358,6 +493,7 @@ def _reason_group(reason: str) -> str:
         ("reverted by", "reverted"),
         ("direct push", "direct pushes"),
         ("merged into", "merged into a row out of the notes"),
+        ("added #", "added and removed in range"),
     ):
         if text.startswith(prefix):
             return group

@@ -181,6 +181,24 @@ _PAST: dict[str, str] = {
     "provide": "provided",
     "cleanup": "cleaned up",
     "setup": "set up",
+    "decouple": "decoupled",
+    "prepare": "prepared",
+    "refine": "refined",
+    "soften": "softened",
+    "require": "required",
+    "buckify": "buckified",
+    "restrict": "restricted",
+    "disallow": "disallowed",
+    "uplift": "uplifted",
+    "hoist": "hoisted",
+    "hook": "hooked",
+    "reimplement": "reimplemented",
+    "re-implement": "re-implemented",
+    "fold": "folded",
+    "prefetch": "prefetched",
+    "infer": "inferred",
+    "unblock": "unblocked",
+    "revert": "reverted",
 }
 # Third-person and gerund forms of the table's verbs.
 _FORMS: dict[str, str] = {}
@@ -252,7 +270,9 @@ def past_tense(text: str) -> str:
 # Verbs that, after `and`/`,`/`+`, are verbs and hardly ever nouns: `…, fix X` → `…, fixed X`.
 _SECOND_VERBS = frozenset(
     "add fix remove update enable disable rename refactor move introduce implement make allow "
-    "expose delete replace clean migrate improve bump create extend convert register".split()
+    "expose delete replace clean migrate improve bump create extend convert register "
+    "restrict disallow hoist propagate annotate decompose reject drop stop fold fuse optimize "
+    "deprecate consolidate document align adjust relax validate expand avoid simplify decouple".split()
 )
 _SECOND = re.compile(r"(\band|,|\+|;)(\s+)([a-z]+)\b")
 
@@ -323,3 +343,33 @@ def to_sentence(title: str, number: int | None = None) -> str:
     if text and not text.startswith("`"):
         text = text[:1].upper() + text[1:]
     return text
+
+
+_CUT = ("…", "...")
+_DANGLING = frozenset(
+    "a an the and or of in on for to from with by at via into as than vs".split()
+)  # fmt: skip
+
+
+def whole_title(title: str, body: str) -> str:
+    """A title git cut short (`… in CoreMLPa…`): continued by the body when the body
+    carries the rest (`…rtitioner`, as GitHub's squash messages do), else ended at its last
+    whole word, without the dangling words before the cut, so no entry reads cut off."""
+    text = title.rstrip()
+    cut = next((mark for mark in _CUT if text.endswith(mark)), "")
+    if not cut:
+        return title
+    head = text[: -len(cut)]
+    rest = (body or "").lstrip()
+    if rest.startswith(cut):
+        first_line = rest[len(cut) :].split("\n", 1)[0].rstrip()
+        return head + first_line
+    words = head.split()
+    if words and not head.endswith(" "):
+        cut_word = words.pop()  # the word the cut went through; `GB200/GB3` keeps `GB200`
+        if "/" in cut_word.strip("/"):
+            words.append(cut_word.rsplit("/", 1)[0])
+    while words and words[-1].lower().strip(",;:") in _DANGLING:
+        words.pop()
+    kept = " ".join(words).rstrip(",;:-–—(/")
+    return kept if len(words) >= 2 else head.rstrip()

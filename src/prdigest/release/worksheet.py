@@ -34,6 +34,7 @@ COLUMNS: tuple[str, ...] = (
     "accepter_3",
     "merge_into",
     "reason",
+    "note",
 )
 # Without these a worksheet cannot be rendered faithfully; the rest is informational.
 REQUIRED: tuple[str, ...] = ("commit_hash", "category", "topic", "title", "merge_into", "reason")
@@ -54,6 +55,7 @@ class WorksheetRow:
     accepter_3: str = ""
     merge_into: str = ""
     reason: str = ""
+    note: str = ""  # what a human should check or write (informational)
     line: int = 0  # where it was read (0: drafted, not read)
 
 
