@@ -76,7 +76,8 @@ def extract_pr_refs(text: str) -> list[int]:
 def strip_pr_refs(text: str) -> str:
     text = _PR_REF.sub("", text)
     text = re.sub(r"\(\s*[,;\s]*\)", "", text)  # "(#12, #13)" leaves "( , )"
-    return re.sub(r"\s+([,.;:])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+    # "( , )" and "x ." lose their space, a dotfile or `.5` keeps it ("Add .claude files")
+    return re.sub(r"\s+([,.;:])(?=\s|$)", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
 
 
 def _without_refs(text: str) -> str:
