@@ -35,6 +35,7 @@ MAX_THEMES_PER_REQUEST = 4  # so areas told in one line (one theme each) share b
 THEME_TOKENS = 120  # the most one theme can take under the schema (text, JSON, whitespace)
 ANSWER_BASE = 24
 TAKEAWAY_OUTPUT = 140
+WHY_TOKENS = 60  # a "why it matters" clause per notable item
 _BUILTIN = Path(__file__).parent / "prompts"
 
 
@@ -292,21 +293,43 @@ class AreaPlanner:
         return Request("areas", messages, params, list(parts))
 
 
-def news_lines(context: dict[str, Any]) -> list[str]:
-    """What the analysis judged most notable, one line each, as the deterministic writer
-    opens its Key Takeaways (`news.lead_news`): a breaking change or deprecation by what it
-    removes or deprecates, a new component by its path."""
+@dataclass(frozen=True)
+class NewsItem:
+    """One of the week's most notable PRs as the takeaway prompt shows it: what the
+    analysis calls it, and the PR's own line of data (so the model can say why it
+    matters)."""
+
+    number: int
+    line: str  # "breaking: old smoothquant implementation deleted"
+    data: str = ""  # "#3495 Delete old smoothquant implementation | torchao/… | …"
+
+
+def news_items(
+    context: dict[str, Any], texts: Mapping[int, PRText] | None = None
+) -> list[NewsItem]:
+    """What the analysis judged most notable, most notable first, as the deterministic
+    writer opens its Key Takeaways (`news.lead_news`): a breaking change or deprecation by
+    what it removes or deprecates, a new component by its path, another notable PR by
+    its title."""
     news = lead_news(context)
-    lines = []
+    prs = context.get("prs", {})
+    items = []
     for number in news.lead:
+        info = prs.get(str(number), {})
         row = news.told(number)
         if row is not None:
-            lines.append(f"{row['kind']}: {row['subject']}")
+            line = f"{row['kind']}: {row['subject']}"
         elif number in news.made:
-            lines.append(f"new component: `{news.made[number]['path']}/`")
-        if len(lines) >= LEAD_SHOWN:
+            line = f"new component: `{news.made[number]['path']}/`"
+        elif info:
+            line = f"notable: {info.get('clean_title') or info.get('title', '')}"
+        else:
+            continue
+        data = pr_item(number, info, (texts or {}).get(number), FULL_ITEMS) if info else ""
+        items.append(NewsItem(number, line, data.split(" ", 1)[-1] if data else ""))
+        if len(items) >= LEAD_SHOWN:
             break
-    return lines
+    return items
 
 
 def takeaway_request(
@@ -315,10 +338,12 @@ def takeaway_request(
     env: jinja2.Environment,
     context_tokens: int,
     temperature: float,
+    texts: Mapping[int, PRText] | None = None,
 ) -> Request:
     """The closing request: statistics, the analysis' news (what mattered most: a line
     each, from PR titles, so data like any PR text) and the verified themes."""
-    system = render(env, "takeaways_system.j2", repo=context["repo"])
+    news = news_items(context, texts)
+    system = render(env, "takeaways_system.j2", repo=context["repo"], notable=len(news))
     label = str(context.get("window", {}).get("label", ""))
     total = int(context.get("counts", {}).get("prs", 0))
     shown = list(areas)
@@ -329,7 +354,7 @@ def takeaway_request(
             label=label,
             total=total,
             areas=shown,
-            news=news_lines(context),
+            news=news,
         )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         if estimate_messages(messages) + TAKEAWAY_OUTPUT <= context_tokens or len(shown) <= 1:
@@ -343,5 +368,10 @@ def takeaway_request(
     return Request(
         "takeaway",
         messages,
-        params_for("digest_takeaway", takeaway_schema(), TAKEAWAY_OUTPUT, temperature),
+        params_for(
+            "digest_takeaway",
+            takeaway_schema(len(news)),
+            TAKEAWAY_OUTPUT + WHY_TOKENS * len(news),
+            temperature,
+        ),
     )

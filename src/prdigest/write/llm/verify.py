@@ -24,11 +24,14 @@ from ...analyze.name_choice import is_generic, tidy_name
 from . import tally
 from .grounding import (
     Evidence,
+    balance_markup,
     content_words,
     copies_prompt,
+    is_balanced,
     is_debris,
     name_from,
     named_things,
+    says_what_changed,
     word_support,
 )
 from .tally import Tally
@@ -52,6 +55,7 @@ _CITATION = re.compile(r"\[PR#(\d+)\]\((https?://[^)]+)\)")
 _COUNTED = re.compile(
     r"\b\d[\d,]*\s+(?:more\s+)?(?:files?|PRs?|new director(?:y|ies)|direct push(?:es)?)\b"
 )
+_LEADING = re.compile(r"(?<![\w\[-])[A-Za-z]{2,}")  # a title's first word, its verb
 MIN_WORD_SUPPORT = 0.66  # of a sentence's content words, in its PRs' text
 MIN_FREE_TEXT_SUPPORT = 0.5  # of a takeaway's, in the themes it draws from (it sums them up)
 
@@ -179,14 +183,28 @@ class Verifier:
         if _UNSAFE.search(name):
             self.tally.drop(tally.MARKUP, f"theme name {label!r} has links or markup")
             return None
-        sentences = [s for s in _SENTENCE_END.split(summary) if s.strip()]
+        name = self._balanced(name, f"theme name {label!r}")
+        sentences = [
+            self._balanced(s, f"theme {label!r}") for s in _SENTENCE_END.split(summary) if s.strip()
+        ]
         published = [s for s in sentences if self._sentence_ok(s, on_area, area, label)]
         if not published:
             return None
         checked = self._checked_name(name, " ".join(published), on_area, area, label)
         if not checked:
             return None
+        if not is_balanced(checked):  # a name taken from the sentence: closed, or none
+            self.tally.drop(tally.UNBALANCED, f"theme name {checked!r} has markup left open")
+            return None
         return Theme(area, checked, " ".join(published), on_area)
+
+    def _balanced(self, text: str, label: str) -> str:
+        """The text with markup it left open (a lone backtick, `**`, a bracket) taken out:
+        a heading like "Use `torch.distributed" is never published open."""
+        closed = balance_markup(text)
+        if closed != re.sub(r"\s{2,}", " ", text).strip():
+            self.tally.repair(tally.BALANCED, f"{label}: markup left open in {text[:50]!r}")
+        return closed
 
     def check_free_text(self, text: str, sources: Iterable[str], what: str) -> str:
         """Prose that cites nothing (the key takeaway): its figures and names must come
@@ -224,6 +242,28 @@ class Verifier:
             kept.append(sentence)
         return " ".join(kept)
 
+    def check_clause(self, text: str, number: int, what: str) -> str:
+        """A "why it matters" sentence about one PR: grounded in that PR alone (its
+        figures, its names, most of its words) and saying something; "" when it fails."""
+        sentence = self._balanced(strip_pr_refs(_one_line(text)), what)
+        if not sentence or number not in self.texts:
+            return ""
+        cited = [number]
+        area = self.areas.get(number, "")
+        if not self._prose(sentence, what):
+            return ""
+        if not self._figures_supported(sentence, cited, "", what):
+            return ""
+        if not self._names_supported(sentence, cited, "", what):
+            return ""
+        if word_support(sentence, self._evidence(cited, area)) < MIN_WORD_SUPPORT:
+            self.tally.drop(tally.WORDS, f"{what}: {sentence[:60]!r} is not what the PR says")
+            return ""
+        if not self.says_something(sentence, cited):
+            self.tally.drop(tally.VACUOUS, f"{what}: {sentence[:60]!r} does not say why")
+            return ""
+        return sentence
+
     def _prose(self, sentence: str, label: str) -> bool:
         """Markup, debris and copies of the prompt never pass."""
         if _UNSAFE.search(sentence):
@@ -248,6 +288,11 @@ class Verifier:
         if word_support(sentence, evidence) < MIN_WORD_SUPPORT:
             self.tally.drop(
                 tally.WORDS, f"theme {label!r}: {sentence[:60]!r} is not what the cited PRs say"
+            )
+            return False
+        if not self.says_something(sentence, cited):
+            self.tally.drop(
+                tally.VACUOUS, f"theme {label!r}: {sentence[:60]!r} does not say what changed"
             )
             return False
         said = (area, re.sub(r"\W+", " ", sentence.lower()).strip())
@@ -337,6 +382,14 @@ class Verifier:
             )
             ok = False
         return ok
+
+    def says_something(self, sentence: str, cited: list[int]) -> bool:
+        """An action and a subject the cited PRs themselves name (not the area's name)."""
+        texts = [self._text(n) for n in cited]
+        leading = [
+            m.group(0) for t in texts for line in t.splitlines()[:2] if (m := _LEADING.search(line))
+        ]
+        return says_what_changed(sentence, Evidence.of(texts), leading)
 
     def _text(self, number: int) -> str:
         return self.evidence.get(number) or self.texts.get(number, "")
