@@ -69,7 +69,11 @@ def test_a_model_that_writes_one_theme_for_a_five_pr_section_leaves_no_pr_out(tm
     with FakeLLMServer(one_theme) as server:
         markdown = digest(tmp_path, ao_jsonl, server).stdout
         context = json.loads(digest(tmp_path, ao_jsonl, server, "json").stdout)
+        asked = next(b for b in server.requests if "PRs of the area Quantization:" in str(b))
     assert context["llm"]["sections"]["by_model"] == context["llm"]["sections"]["total"]
+    # the model is asked a theme per two PRs of a section: three for five
+    schema = asked["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["themes"]["maxItems"] == 3
     quantization = section(markdown, "Quantization")
     assert cited(quantization) >= set(QUANTIZATION), quantization
     assert "*   **Also:** " in quantization  # prdigest's own line for what the model left

@@ -29,7 +29,9 @@ from .schemas import takeaway_schema, themes_schema
 from .tokens import estimate_messages
 
 MAX_THEMES = 4  # themes asked of the largest areas
-PRS_PER_THEME = 4  # an area with a section of its own is asked one theme per this many PRs
+# An area with a section of its own is asked a theme per this many PRs (rounded up): a
+# capable model asked one theme for five PRs writes one bullet and leaves four out.
+PRS_PER_THEME = 2
 MAX_PRS = 24  # PRs one request shows, unless one area alone has more
 MAX_THEMES_PER_REQUEST = 4  # so areas told in one line (one theme each) share by four
 THEME_TOKENS = 120  # the most one theme can take under the schema (text, JSON, whitespace)
@@ -113,7 +115,7 @@ def themes_wanted(count: int, own_section: bool = True) -> int:
     section of its own, else one (its line in a family's section or in Other Areas)."""
     if not own_section:
         return 1
-    return max(1, min(MAX_THEMES, round(count / PRS_PER_THEME)))
+    return max(1, min(MAX_THEMES, -(-count // PRS_PER_THEME)))
 
 
 def own_sections(context: dict[str, Any]) -> set[str]:

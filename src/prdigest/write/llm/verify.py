@@ -44,7 +44,7 @@ _FIGURE = re.compile(
 )
 _PR_REF = re.compile(
     r"\[PR\s?#?(\d+)\]\([^)]*\)|https?://github\.com/[\w.-]+/[\w.-]+/pull/(\d+)"
-    r"|\bPR\s?#?(\d+)\b|(?<![\w&])#(\d+)\b|\bpull request\s+#?(\d+)\b",
+    r"|\bPR[\s_]?#?(\d+)\b|(?<![\w&])#(\d+)\b|\bpull request\s+#?(\d+)\b",
     re.IGNORECASE,
 )
 _UNSAFE = re.compile(r"https?://|www\.|<[a-zA-Z/!][^>]*>|\]\(|^\s*#|\n\s*#|!\[", re.IGNORECASE)
@@ -78,7 +78,8 @@ def extract_pr_refs(text: str) -> list[int]:
 def strip_pr_refs(text: str) -> str:
     text = _PR_REF.sub("", text)
     text = re.sub(r"\(\s*[,;\s]*\)", "", text)  # "(#12, #13)" leaves "( , )"
-    return re.sub(r"\s+([,.;:])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+    text = re.sub(r"\s+([,.;:])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+    return text.lstrip(",.;: ")  # "PR_3491: Move six workflows" leaves ": Move …"
 
 
 def _without_refs(text: str) -> str:
