@@ -364,7 +364,7 @@ def _verified_themes(
         for raw in area.get("themes", []) or []:
             theme = Theme(
                 name,
-                str(raw.get("name", "")),
+                str(raw.get("name") or raw.get("topic") or ""),  # a lone PR's theme: its topic
                 str(raw.get("sentence", "")),
                 list(raw.get("prs", [])),
             )
