@@ -74,6 +74,9 @@ def test_a_model_that_writes_one_theme_for_a_five_pr_section_leaves_no_pr_out(tm
     # the model is asked a theme per two PRs of a section: three for five
     schema = asked["response_format"]["json_schema"]["schema"]
     assert schema["properties"]["themes"]["maxItems"] == 3
+    # and it reads enough of each PR to say why it matters, without ghstack's "* Update"s
+    shown = asked["messages"][-1]["content"]
+    assert "does not reassign the replaced modules" in shown and "* Update" not in shown
     quantization = section(markdown, "Quantization")
     assert cited(quantization) >= set(QUANTIZATION), quantization
     assert "*   **Also:** " in quantization  # prdigest's own line for what the model left
