@@ -74,9 +74,10 @@ def test_a_model_that_writes_one_theme_for_a_five_pr_section_leaves_no_pr_out(tm
     # the model is asked a theme per two PRs of a section: three for five
     schema = asked["response_format"]["json_schema"]["schema"]
     assert schema["properties"]["themes"]["maxItems"] == 3
-    # and it reads enough of each PR to say why it matters, without ghstack's "* Update"s
+    # and it reads each PR's own words, not ghstack's "* Update"s or a "Summary:" lead-in
     shown = asked["messages"][-1]["content"]
-    assert "does not reassign the replaced modules" in shown and "* Update" not in shown
+    assert "* Update" not in shown and "Summary:" not in shown
+    assert "| `FqnToConfig` does not handle module swap" in shown
     quantization = section(markdown, "Quantization")
     assert cited(quantization) >= set(QUANTIZATION), quantization
     assert "*   **Also:** " in quantization  # prdigest's own line for what the model left

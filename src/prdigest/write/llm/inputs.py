@@ -94,7 +94,7 @@ def pr_texts(prs: Iterable[PullRequest]) -> dict[int, PRText]:
 
 @dataclass(frozen=True)
 class ItemLimits:
-    text_tokens: int = 40  # the body's opening words: enough to say why, not only what
+    text_tokens: int = 16  # the body's opening words (within issue 5's token target)
     claim_tokens: int = 20  # each claim sentence
     claims: int = 1
 
