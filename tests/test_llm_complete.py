@@ -134,16 +134,19 @@ def test_a_heading_with_markup_left_open_is_never_published(tmp_path, ao_jsonl):
 
 
 def takeaway_without_the_news(prompt: Prompt) -> str:
-    """A fluent takeaway that never mentions the breaking change; a "why" the PR supports
-    for the first notable item and one it does not for the second."""
+    """A fluent takeaway that never mentions the breaking change; for the breaking change
+    the "why" Qwen2.5-Coder-1.5B wrote (it calls the deleted code deprecated: a word #3495
+    never uses), for the deprecation one its PR supports."""
     if not prompt.is_takeaway:
         return good_responder(prompt)
     return json.dumps(
         {
             "takeaway": "Quantization work led the week.",
             "why": [
-                "The old smoothquant implementation is deleted from torchao quantization.",
-                "Mars rovers now prefer bananas over apples.",
+                "Breaking changes were made to old smoothquant implementations, which are"
+                " now deprecated.",
+                "Deprecates v1 of Float8WeightOnlyConfig and"
+                " Float8DynamicActivationFloat8WeightConfig.",
             ],
         }
     )
@@ -163,10 +166,12 @@ def test_the_news_is_in_key_takeaways_and_the_callout_whatever_the_model_wrote(
     asked = next(p for p in prompts if "Most notable" in p)
     assert "old smoothquant implementation deleted" in asked and '\\"why\\"' in asked
     notable = next(line for line in takeaways.splitlines() if line.startswith("Most notable"))
-    if responder is takeaway_without_the_news:
-        # the model's grounded "why" is kept; the ungrounded one gives way to prdigest's own
-        assert "the old smoothquant implementation is deleted from torchao quantization" in notable
-        assert "Mars" not in markdown
+    # the analysis says why the break matters: the model's sentence is not what #3495 says
+    assert (
+        "deleted ([PR#3495](https://github.com/pytorch/ao/pull/3495)) — code that relies" in notable
+    )
+    assert "now deprecated" not in markdown
+    if responder is takeaway_without_the_news:  # the model's grounded "why" is kept
+        assert "— deprecates v1 of `Float8WeightOnlyConfig` and" in notable
+    else:  # a model that gives no "why"
         assert "users should move off it" in notable
-    else:  # a model that gives no "why": the analysis says why each matters
-        assert "code that relies on it must change" in notable

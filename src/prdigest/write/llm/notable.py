@@ -86,7 +86,7 @@ def own_reason(context: dict[str, Any], number: int, news: LeadNews) -> str:
 def _clause(sentence: str) -> str:
     """A sentence as a clause after a dash: no closing stop, an ordinary first word in
     lower case (a name keeps its capital)."""
-    text = inline(sentence.strip().rstrip("."), symbols=False)
+    text = inline(sentence.strip().rstrip("."))
     if re.match(r"[A-Z][a-z]+\b(?![.\w-])", text) and not re.match(r"[A-Z][a-z]+[A-Z]", text):
         text = text[0].lower() + text[1:]
     return text

@@ -57,6 +57,10 @@ _COUNTED = re.compile(
 )
 _LEADING = re.compile(r"(?<![\w\[-])[A-Za-z]{2,}")  # a title's first word, its verb
 MIN_WORD_SUPPORT = 0.66  # of a sentence's content words, in its PRs' text
+# A "why it matters" sentence about one PR is told as the analysis' news, beside its
+# citation: one word of four the PR never uses ("deleted" told as "deprecated") is one
+# too many.
+MIN_CLAUSE_SUPPORT = 0.8
 MIN_FREE_TEXT_SUPPORT = 0.5  # of a takeaway's, in the themes it draws from (it sums them up)
 
 
@@ -257,7 +261,7 @@ class Verifier:
             return ""
         if not self._names_supported(sentence, cited, "", what):
             return ""
-        if word_support(sentence, self._evidence(cited, area)) < MIN_WORD_SUPPORT:
+        if word_support(sentence, self._evidence(cited, area)) < MIN_CLAUSE_SUPPORT:
             self.tally.drop(tally.WORDS, f"{what}: {sentence[:60]!r} is not what the PR says")
             return ""
         if not self.says_something(sentence, cited):
