@@ -141,7 +141,7 @@ def takeaway_without_the_news(prompt: Prompt) -> str:
         return good_responder(prompt)
     return json.dumps(
         {
-            "takeaway": "Quantization work led the week.",
+            "takeaway": "Quantization work in pytorch/ao led the week.",
             "why": [
                 "Breaking changes were made to old smoothquant implementations, which are"
                 " now deprecated.",
@@ -172,6 +172,8 @@ def test_the_news_is_in_key_takeaways_and_the_callout_whatever_the_model_wrote(
     )
     assert "now deprecated" not in markdown
     if responder is takeaway_without_the_news:  # the model's grounded "why" is kept
+        # (and its takeaway, which may name the repository as any sentence may)
+        assert takeaways.startswith("Quantization work in pytorch/ao led the week. The window")
         assert "— deprecates v1 of `Float8WeightOnlyConfig` and" in notable
     else:  # a model that gives no "why"
         assert "users should move off it" in notable

@@ -215,7 +215,9 @@ class Verifier:
         """Prose that cites nothing (the key takeaway): its figures and names must come
         from `sources`."""
         pool = "\n".join(sources)
-        evidence = Evidence.of([pool])
+        evidence = Evidence.of(
+            [pool, self.repo]
+        )  # the digest is about it: any sentence may name it
         kept = []
         for sentence in (s for s in _SENTENCE_END.split(_one_line(text)) if s.strip()):
             refs = extract_pr_refs(sentence)
