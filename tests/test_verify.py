@@ -75,6 +75,7 @@ def test_pr_references_in_prose_are_found_and_stripped():
     opened = "PR_3491: Move six workflows to prototype."
     assert extract_pr_refs(opened) == [3491]
     assert strip_pr_refs(opened) == "Move six workflows to prototype."
+    assert strip_pr_refs("PR_3491 moves six workflows.") == "Moves six workflows."
 
 
 def test_real_figures_verify_against_the_pr_that_states_them(week):

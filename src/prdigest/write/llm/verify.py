@@ -80,10 +80,12 @@ def extract_pr_refs(text: str) -> list[int]:
 
 
 def strip_pr_refs(text: str) -> str:
+    opened = bool(_PR_REF.match(text.lstrip()))  # "PR_3491 moves six workflows …"
     text = _PR_REF.sub("", text)
     text = re.sub(r"\(\s*[,;\s]*\)", "", text)  # "(#12, #13)" leaves "( , )"
     text = re.sub(r"\s+([,.;:])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
-    return text.lstrip(",.;: ")  # "PR_3491: Move six workflows" leaves ": Move …"
+    text = text.lstrip(",.;: ")  # "PR_3491: Move six workflows" leaves ": Move …"
+    return text[:1].upper() + text[1:] if opened else text
 
 
 def _without_refs(text: str) -> str:
