@@ -16,7 +16,7 @@ from typing import Any, Protocol
 _PLAIN = r'[^"\\{}\[\]<>#*|\n]'
 NAME_PATTERN = rf"^[A-Za-z0-9`(]{_PLAIN}{{1,58}}[A-Za-z0-9`)]$"
 SENTENCE_PATTERN = rf"^[A-Z`]{_PLAIN}{{15,238}}[.!]$"
-TAKEAWAY_PATTERN = rf"^[A-Z`]{_PLAIN}{{20,278}}[.!]$"  # the seeds': one or two sentences
+TAKEAWAY_PATTERN = rf"^[A-Z`]{_PLAIN}{{20,398}}[.!]$"  # a cap the model hits ends it mid-clause
 WHY_PATTERN = rf"^[A-Za-z`]{_PLAIN}{{10,198}}[.!]$"
 MAX_CITED = 6
 
