@@ -92,8 +92,8 @@ def model_bullets(markdown: str) -> list[tuple[str, str, list[int]]]:
                     continue
                 area, line = f"{heading} {member.group(1)}", f"*   {member.group(2)}"
             match = re.match(r"\s*\*   \*\*(.+?):\*\* (.*)$", line)
-            if not match or not _CITED.search(line):
-                continue
+            if not match or not _CITED.search(line) or match.group(1) == "Also":
+                continue  # (an "Also:" line is prdigest's, for the PRs the model left out)
             above = lines[index - 1] if index else ""
             if line.startswith("    ") and "themes from prdigest's analysis" in above:
                 continue

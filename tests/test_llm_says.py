@@ -75,9 +75,10 @@ def test_nonsense_debris_and_prompt_copies_are_never_published(store, context):
         assert reason in closing, reason
     # the stray "{" of a takeaway is not a takeaway: the title is not "AI Analysis"
     assert markdown.startswith("# Analysis of Pull Requests for pytorch/executorch")
-    # (Key Takeaways then opens with the analysis' news, cited, and the counts)
+    # (Key Takeaways then gives the counts, and the analysis' news on a line of its own, cited)
     assert re.search(
-        r"### Key Takeaways\nMost notable this week: .*\. The window totals \d+ PRs", markdown
+        r"### Key Takeaways\nThe window totals \d+ PRs.*\n\nMost notable this week: .*\(\[PR#\d+\]",
+        markdown,
     )
     assert "_The model wrote 1 of 9 sections;" in markdown
     assert any("the model wrote only 1 of 9 sections" in w for w in warnings)

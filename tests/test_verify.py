@@ -71,6 +71,11 @@ def test_pr_references_in_prose_are_found_and_stripped():
     assert extract_pr_refs(text) == [123, 456, 7, 8]
     assert strip_pr_refs(text) == "Adds foo, see and."
     assert extract_pr_refs("`a&#39;b` costs 3") == []
+    # Qwen2.5-Coder-1.5B opened a summary with its PR as a name (ao 2025-W51)
+    opened = "PR_3491: Move six workflows to prototype."
+    assert extract_pr_refs(opened) == [3491]
+    assert strip_pr_refs(opened) == "Move six workflows to prototype."
+    assert strip_pr_refs("PR_3491 moves six workflows.") == "Moves six workflows."
 
 
 def test_real_figures_verify_against_the_pr_that_states_them(week):

@@ -199,6 +199,88 @@ def copies_prompt(text: str, prompt: str, min_words: int = 4) -> bool:
     return copied * 2 > len(runs)
 
 
+# Words that say a change happened ("deletes", "support for", "now runs"), by stem. A
+# summary sentence without one, or without a subject its PRs name, says nothing
+# ("These changes are part of PRs").
+_ACTIONS = frozenset(
+    """add fix remov delet drop support enabl disabl introduc updat refactor mov renam
+    deprecat improv optimiz optimis implement replac expos bump upgrad migrat switch allow
+    make made extend speed reduc avoid handl skip clean tidy revert reland port wire lower
+    fus quantiz export register creat generat convert split merg unif simplif document
+    test benchmark gate guard rais preserv cach pin expand restor correct prevent align
+    run build format lint rewrit rework integrat adopt accelerat teach let lets gain gets
+    becom bring stop requir default increas decreas cut shrink harden standardiz
+    consolidat land publish releas ship emit load sav stor infer pars serializ lift
+    decompos partition schedul dispatch track log report warn error check validat verify
+    bound limit cap pad resiz reshap cast tune retun profil trac instrument mark flag
+    annotat now longer runs use""".split()
+)
+
+
+def says_what_changed(sentence: str, evidence: Evidence, leading: Iterable[str] = ()) -> bool:
+    """Whether the sentence says what changed: an action (a verb of change, a past
+    participle, or a verb its PRs' titles open with, in `leading`) and a subject its
+    PRs name (a named thing or a content word beyond the generic ones)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", _CODE_SPAN.sub(" ", sentence))]
+    verbs = {_stem(w.lower()) for w in leading}
+    action = any(
+        _stem(w) in verbs
+        or bool(_forms(w) & _ACTIONS)
+        or any(w.startswith(a) for a in _ACTIONS if len(a) >= 4)
+        or (len(w) >= 5 and w.endswith("ed"))
+        for w in words
+    )
+    subjects = [*named_things(sentence), *content_words(sentence, shortest=3)]
+    subject = any(
+        evidence.names(s) if not s.isalpha() or not s.islower() else evidence.has_word(s)
+        for s in subjects
+        if s.lower() not in _GENERIC and _stem(s.lower()) not in verbs
+    )
+    return action and subject
+
+
+def _forms(word: str) -> set[str]:
+    """The word and what it may be inflected from: "adds" → add, "made" → mad(e)…"""
+    forms = {word}
+    for ending in ("s", "es", "ed", "d", "ing"):
+        if word.endswith(ending) and len(word) - len(ending) >= 2:
+            forms.add(word[: -len(ending)])
+    return forms
+
+
+_MARK_PAIRS = {")": "(", "]": "["}
+
+
+def balance_markup(text: str) -> str:
+    """The text with every unpaired backtick, `**`, bracket and parenthesis taken out,
+    so that no heading or bullet is published with markup left open."""
+    if text.count("`") % 2:  # the last backtick is the one left open
+        cut = text.rfind("`")
+        text = text[:cut] + text[cut + 1 :]
+    if text.count("**") % 2:
+        text = text.replace("**", "")
+    spans = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text)]
+    open_at: list[int] = []
+    unpaired: set[int] = set()
+    for index, char in enumerate(text):
+        if any(start <= index < end for start, end in spans):
+            continue  # inside code, brackets are code
+        if char in "([":
+            open_at.append(index)
+        elif char in ")]":
+            if open_at and text[open_at[-1]] == _MARK_PAIRS[char]:
+                open_at.pop()
+            else:
+                unpaired.add(index)
+    unpaired.update(open_at)
+    out = "".join(c for i, c in enumerate(text) if i not in unpaired)
+    return re.sub(r"\s{2,}", " ", out).strip()
+
+
+def is_balanced(text: str) -> bool:
+    return balance_markup(text) == re.sub(r"\s{2,}", " ", text).strip()
+
+
 _JOINERS = frozenset("a an the of for in on to and with via from by".split())
 NAME_WORDS = 3  # meaningful words in a name taken from a sentence
 

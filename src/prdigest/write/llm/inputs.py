@@ -19,7 +19,7 @@ _BOILERPLATE_LINE = re.compile(
     r"^\s*(differential revision|pull request resolved|pull-request|ghstack-source-id|"
     r"signed-off-by|co-authored-by|approved by|reviewed by|reviewers|subscribers|tags|"
     r"change-id|fbshipit-source-id|imported from github|x-github|cc\s*@|stack from \[ghstack\]|"
-    r"\*\s*(__->__\s*)?#\d+|\[ghstack-poisoned\])",
+    r"\*\s*(__->__\s*)?#\d+|\[ghstack-poisoned\]|\*\s*update\s*$)",
     re.IGNORECASE,
 )
 _TEST_PLAN = re.compile(r"^\s*(#+\s*)?test[ _-]?plan\b.*$", re.IGNORECASE)
@@ -94,7 +94,7 @@ def pr_texts(prs: Iterable[PullRequest]) -> dict[int, PRText]:
 
 @dataclass(frozen=True)
 class ItemLimits:
-    text_tokens: int = 16  # the body's opening words
+    text_tokens: int = 16  # the body's opening words (within issue 5's token target)
     claim_tokens: int = 20  # each claim sentence
     claims: int = 1
 
@@ -130,7 +130,7 @@ def stated_results(info: dict[str, Any], already_shown: str, limits: ItemLimits)
     found = []
     for claim in (str(c) for c in info.get("claims") or ()):
         figures = extract_figures(claim)
-        if figures and all(f in already_shown for f in figures):
+        if one_line(claim) in already_shown:  # the opening words hold it whole
             continue
         found.append(
             _around(claim, figures[0], limits.claim_tokens)
@@ -158,10 +158,15 @@ def _around(sentence: str, figure: str, budget: int) -> str:
     return f"{head} {rest}".strip()
 
 
+_LEAD_IN = re.compile(
+    r"^(?:\*\*|__)?(?:summary|description|motivation)\s*:?\s*(?:\*\*|__)?\s*:?\s*", re.I
+)
+
+
 def _opening(text: PRText | None, title: str) -> str:
     if text is None:
         return ""
-    body = one_line(text.body)
+    body = _LEAD_IN.sub("", one_line(text.body))
     if body.lower().startswith(title.lower()):
         body = body[len(title) :].lstrip(" .:-")
     return body

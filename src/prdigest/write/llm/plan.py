@@ -29,12 +29,15 @@ from .schemas import takeaway_schema, themes_schema
 from .tokens import estimate_messages
 
 MAX_THEMES = 4  # themes asked of the largest areas
-PRS_PER_THEME = 4  # an area with a section of its own is asked one theme per this many PRs
+# An area with a section of its own is asked a theme per this many PRs (rounded up): a
+# capable model asked one theme for five PRs writes one bullet and leaves four out.
+PRS_PER_THEME = 2
 MAX_PRS = 24  # PRs one request shows, unless one area alone has more
 MAX_THEMES_PER_REQUEST = 4  # so areas told in one line (one theme each) share by four
 THEME_TOKENS = 120  # the most one theme can take under the schema (text, JSON, whitespace)
 ANSWER_BASE = 24
 TAKEAWAY_OUTPUT = 140
+WHY_TOKENS = 60  # a "why it matters" clause per notable item
 _BUILTIN = Path(__file__).parent / "prompts"
 
 
@@ -112,7 +115,7 @@ def themes_wanted(count: int, own_section: bool = True) -> int:
     section of its own, else one (its line in a family's section or in Other Areas)."""
     if not own_section:
         return 1
-    return max(1, min(MAX_THEMES, round(count / PRS_PER_THEME)))
+    return max(1, min(MAX_THEMES, -(-count // PRS_PER_THEME)))
 
 
 def own_sections(context: dict[str, Any]) -> set[str]:
@@ -292,30 +295,50 @@ class AreaPlanner:
         return Request("areas", messages, params, list(parts))
 
 
-def news_lines(context: dict[str, Any]) -> list[str]:
-    """What the analysis judged most notable, one line each, as the deterministic writer
-    opens its Key Takeaways: the week's top PRs (`news.lead`; a breaking change or
-    deprecation by what it removes or deprecates, a new component by its path, any other
-    by its title and what its description says it enables), then the breaking changes
-    and deprecations the lead did not name."""
+@dataclass(frozen=True)
+class NewsItem:
+    """One of the week's most notable PRs as the takeaway prompt shows it: what the
+    analysis calls it, and the PR's own line of data (so the model can say why it
+    matters)."""
+
+    number: int
+    line: str  # "breaking: old smoothquant implementation deleted"
+    data: str = ""  # "#3495 Delete old smoothquant implementation | torchao/… | …"
+
+
+def news_items(
+    context: dict[str, Any], texts: Mapping[int, PRText] | None = None
+) -> list[NewsItem]:
+    """What the analysis judged most notable, most notable first, as the deterministic
+    writer opens its Key Takeaways (`news.lead_news`): the week's top PRs (a breaking
+    change or deprecation by what it removes or deprecates, a new component by its path,
+    another notable PR by its title and what its description says it enables), then the
+    breaking changes and deprecations the lead did not name."""
     news = lead_news(context)
     prs = context.get("prs", {})
-    lines = []
+    items: list[NewsItem] = []
+
+    def add(number: int, line: str) -> None:
+        info = prs.get(str(number), {})
+        data = pr_item(number, info, (texts or {}).get(number), FULL_ITEMS) if info else ""
+        items.append(NewsItem(number, line, data.split(" ", 1)[-1] if data else ""))
+
     for number in news.lead[:LEAD_SHOWN]:
+        info = prs.get(str(number), {})
         row = news.told(number)
-        pr = prs.get(str(number))
         if row is not None:
-            lines.append(f"{row['kind']}: {row['subject']}")
+            add(number, f"{row['kind']}: {row['subject']}")
         elif number in news.made:
-            lines.append(f"new component: `{news.made[number]['path']}/`")
-        elif pr is not None:
-            enables = (pr.get("notability", {}).get("substance") or {}).get("enables", "")
-            lines.append(f"notable: {pr['clean_title']}" + (f" ({enables})" if enables else ""))
+            add(number, f"new component: `{news.made[number]['path']}/`")
+        elif info:
+            enables = (info.get("notability", {}).get("substance") or {}).get("enables", "")
+            title = info.get("clean_title") or info.get("title", "")
+            add(number, f"notable: {title}" + (f" ({enables})" if enables else ""))
     for number in news.announced:
         row = news.told(number)
-        if row is not None and number not in news.lead[:LEAD_SHOWN] and len(lines) < 2 * LEAD_SHOWN:
-            lines.append(f"{row['kind']}: {row['subject']}")
-    return lines
+        if row is not None and number not in news.lead[:LEAD_SHOWN] and len(items) < 2 * LEAD_SHOWN:
+            add(number, f"{row['kind']}: {row['subject']}")
+    return items
 
 
 def takeaway_request(
@@ -324,10 +347,12 @@ def takeaway_request(
     env: jinja2.Environment,
     context_tokens: int,
     temperature: float,
+    texts: Mapping[int, PRText] | None = None,
 ) -> Request:
     """The closing request: statistics, the analysis' news (what mattered most: a line
     each, from PR titles, so data like any PR text) and the verified themes."""
-    system = render(env, "takeaways_system.j2", repo=context["repo"])
+    news = news_items(context, texts)
+    system = render(env, "takeaways_system.j2", repo=context["repo"], notable=len(news))
     label = str(context.get("window", {}).get("label", ""))
     total = int(context.get("counts", {}).get("prs", 0))
     shown = list(areas)
@@ -338,7 +363,7 @@ def takeaway_request(
             label=label,
             total=total,
             areas=shown,
-            news=news_lines(context),
+            news=news,
         )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         if estimate_messages(messages) + TAKEAWAY_OUTPUT <= context_tokens or len(shown) <= 1:
@@ -352,5 +377,10 @@ def takeaway_request(
     return Request(
         "takeaway",
         messages,
-        params_for("digest_takeaway", takeaway_schema(), TAKEAWAY_OUTPUT, temperature),
+        params_for(
+            "digest_takeaway",
+            takeaway_schema(len(news)),
+            TAKEAWAY_OUTPUT + WHY_TOKENS * len(news),
+            temperature,
+        ),
     )

@@ -8,6 +8,7 @@ closing line says how many sections the model wrote.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,16 +16,17 @@ from typing import Any
 from ...analyze.english import plural
 from ...analyze.families import member_name
 from ...models import links_to_github, pr_url
-from ...render.markdown import plain
+from ...render.markdown import inline, plain
 from ..digest_blocks import Ledger
 from ..news import callout, component_bullets
-from ..takeaways import lead_sentence
+from .grounding import balance_markup
+from .notable import notable_line
 from .plan import section_plan
 from .tally import Tally
 from .verify import Theme, extract_figures, figure_in_text
 
 MAX_BULLETS = 4
-MAX_CITATIONS = 4
+MAX_CITATIONS = 6  # a theme cites its PRs (the schema lets it cite six)
 TOP_AREAS_IN_TAKEAWAY = 4
 
 
@@ -56,14 +58,18 @@ def render_digest(
     texts: Mapping[int, str],
     tally: Tally,
     authorship: Authorship,
+    why: Mapping[int, str] | None = None,
 ) -> Rendered:
     """The sections follow the analysis' plan, as the deterministic writer's do: an area's
     section tells its themes, a family's a line per member area, Other Areas a line per
-    small area."""
+    small area. Every PR the plan places in a section is cited there: what the model's
+    themes leave out gets prdigest's own "Also:" line. `why`: the model's verified
+    "why it matters" sentence for each of the week's most notable PRs."""
     repo = context["repo"]
     label = context.get("window", {}).get("label", "")
     areas = [a for a in context.get("areas", []) if int(a.get("count", 0)) > 0]
     by_name = {str(a["name"]): a for a in context.get("areas", [])}
+    prs = context.get("prs", {})
     plan = [
         entry
         for entry in section_plan(context)
@@ -77,10 +83,11 @@ def render_digest(
     # deprecation cited in the callout, each new component opening its area's section, and
     # Key Takeaways' opening when the model's takeaway did not pass.
     ledger = Ledger(context)
-    if not takeaway.strip():
-        takeaway = lead_sentence(context, ledger)[0]  # "Most notable this week: …", cited
     lead = _takeaway(takeaway, context, areas)
     lines = [f"# {title}", "", "### Key Takeaways", lead, ""]
+    notable = notable_line(context, ledger, why or {}, texts)
+    if notable:  # on a line of its own: the audit checks figures against a line's citations
+        lines += [notable, ""]
     news = callout(context, ledger)
     if news:
         lines += [f"### {news['heading']}", *(f"*   {b}" for b in news["bullets"]), ""]
@@ -91,16 +98,16 @@ def render_digest(
         made = [f"*   {b['text']}" for b in component_bullets(context, ledger, entry["areas"])]
         lines.append(f"### {index}. {plain(str(entry['heading']))}")
         if entry["kind"] == "area":
-            lines += _area_section(members[0], made, repo, themes, texts, authorship)
+            lines += _area_section(members[0], made, repo, themes, texts, authorship, prs)
         elif entry["kind"] == "family":
             lines += [f"_{_count_phrase(entry, f' across {len(members)} areas')}_", "", *made]
             for area in members:
                 name = member_name(str(area["name"]), entry.get("family"))
-                lines.append(_member_line(area, name, repo, themes, texts, authorship))
+                lines.append(_member_line(area, name, repo, themes, texts, authorship, prs))
         else:  # Other Areas names the components of its small areas last
             lines += [""]
             for area in members:
-                lines += _other_line(area, repo, themes, texts, authorship)
+                lines += _other_line(area, repo, themes, texts, authorship, prs)
             lines += made
         lines.append("")
     planned = [name for entry in plan for name in entry["areas"]]
@@ -127,6 +134,7 @@ def _area_section(
     themes: Mapping[str, list[Theme]],
     texts: Mapping[int, str],
     authorship: Authorship,
+    prs: Mapping[str, dict[str, Any]],
 ) -> list[str]:
     name = str(area["name"])
     lines = [f"_{_count_phrase(area)}_", ""]
@@ -135,8 +143,9 @@ def _area_section(
     lines += made
     bullets = themes.get(name, [])[:MAX_BULLETS]
     lines += [_bullet(repo, theme, texts) for theme in bullets]
-    if not bullets:
-        lines.append("*   No summary of this area passed verification; its PRs are counted above.")
+    also = also_line(area, cited_in(lines), repo, prs, texts)
+    if also:
+        lines.append(f"*   {also}")
     return lines
 
 
@@ -147,15 +156,17 @@ def _member_line(
     themes: Mapping[str, list[Theme]],
     texts: Mapping[int, str],
     authorship: Authorship,
+    prs: Mapping[str, dict[str, Any]],
 ) -> str:
     """A family member's line: `*   NXP (3 PRs): **Theme:** what it says (PR#1).`"""
     name = str(area["name"])
     own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
     line = f"*   {plain(label)} ({_count_phrase(area)}{own})"
     first = themes.get(name, [])[:1]
-    if not first:
-        return line
-    return f"{line}: {_bullet(repo, first[0], texts).removeprefix('*   ')}"
+    if first:
+        line = f"{line}: {_bullet(repo, first[0], texts).removeprefix('*   ')}"
+    also = also_line(area, cited_in([line]), repo, prs, texts)
+    return f"{line}\n    *   {also}" if also else line
 
 
 def _other_line(
@@ -164,13 +175,70 @@ def _other_line(
     themes: Mapping[str, list[Theme]],
     texts: Mapping[int, str],
     authorship: Authorship,
+    prs: Mapping[str, dict[str, Any]],
 ) -> list[str]:
     name = str(area["name"])
     own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
     lines = [f"*   {name} ({_count_phrase(area)}{own})"]
     for theme in themes.get(name, [])[:1]:
         lines.append("    " + _bullet(repo, theme, texts))
+    also = also_line(area, cited_in(lines), repo, prs, texts)
+    if also:
+        lines.append(f"    *   {also}")
     return lines
+
+
+def cited_in(lines: list[str]) -> set[int]:
+    return {int(n) for line in lines for n in _CITED.findall(line)}
+
+
+def also_line(
+    area: dict[str, Any],
+    cited: set[int],
+    repo: str,
+    prs: Mapping[str, dict[str, Any]],
+    texts: Mapping[int, str],
+) -> str:
+    """`**Also:** …` for the area's PRs no line above cites, in prdigest's own words: an
+    analysis theme's sentence when the PRs it is made from are among them, else each PR's
+    title; every PR cited, and every figure stated by a PR cited beside it. "" when
+    nothing is left out."""
+    left = [int(n) for n in area.get("prs", []) if str(n) in prs and int(n) not in cited]
+    if not left:
+        return ""
+    phrases = []
+    for theme in area.get("themes", []) or []:
+        members = [int(n) for n in theme.get("members") or theme.get("prs") or []]
+        quotes = [int(n) for n in theme.get("quotes") or theme.get("prs", [])[:1]]
+        mine = [n for n in members if n in left]
+        sentence = str(theme.get("sentence") or "")
+        figures = extract_figures(sentence)
+        stated = all(any(figure_in_text(f, texts.get(n, "")) for n in mine) for f in figures)
+        label = str(theme.get("name") or theme.get("topic") or "")
+        if mine and sentence and set(quotes) <= set(mine) and stated:
+            phrases.append(f"{inline(sentence.rstrip('.'))} ({_links(repo, mine)})")
+        elif len(mine) > 1 and label:  # the rest of a theme told above, or of a series
+            phrases.append(
+                f"{plural(len(mine), 'more PR')} on {inline(label)} ({_links(repo, mine)})"
+            )
+        else:
+            continue
+        left = [n for n in left if n not in mine]
+    for number in left:
+        info = prs[str(number)]
+        title = str(info.get("clean_title") or info.get("title") or f"PR {number}")
+        title = balance_markup(title.rstrip("."))  # a title cut at its limit may leave "(" open
+        phrases.append(f"{inline(title)} ({_links(repo, [number])})")
+    return f"**Also:** {'; '.join(phrases)}."
+
+
+def _links(repo: str, numbers: list[int]) -> str:
+    """`[PR#N](url)` each, or `PR#N` for a repository with no GitHub home (a quickstart)."""
+    linked = links_to_github(repo)
+    return ", ".join(f"[PR#{n}]({pr_url(repo, n)})" if linked else f"PR#{n}" for n in numbers)
+
+
+_CITED = re.compile(r"\[PR#(\d+)\]\(")
 
 
 def _why(authorship: Authorship, area: str) -> str:
@@ -215,10 +283,7 @@ def _count_phrase(area: dict[str, Any], across: str = "") -> str:
 
 
 def _bullet(repo: str, theme: Theme, texts: Mapping[int, str]) -> str:
-    links = ", ".join(
-        f"[PR#{n}]({pr_url(repo, n)})" if links_to_github(repo) else f"PR#{n}"
-        for n in citations_to_show(theme, texts)
-    )
+    links = _links(repo, citations_to_show(theme, texts))
     summary = theme.summary.rstrip()
     if summary.endswith("."):
         summary = summary[:-1]

@@ -16,7 +16,8 @@ from typing import Any, Protocol
 _PLAIN = r'[^"\\{}\[\]<>#*|\n]'
 NAME_PATTERN = rf"^[A-Za-z0-9`(]{_PLAIN}{{1,58}}[A-Za-z0-9`)]$"
 SENTENCE_PATTERN = rf"^[A-Z`]{_PLAIN}{{15,238}}[.!]$"
-TAKEAWAY_PATTERN = rf"^[A-Z`]{_PLAIN}{{20,398}}[.!]$"
+TAKEAWAY_PATTERN = rf"^[A-Z`]{_PLAIN}{{20,398}}[.!]$"  # a cap the model hits ends it mid-clause
+WHY_PATTERN = rf"^[A-Za-z`]{_PLAIN}{{10,198}}[.!]$"
 MAX_CITED = 6
 
 
@@ -61,10 +62,20 @@ def themes_schema(
     }
 
 
-def takeaway_schema() -> dict[str, Any]:
+def takeaway_schema(notable: int = 0) -> dict[str, Any]:
+    """The key takeaway, and with `notable` items of news a "why it matters" sentence
+    for each, in order."""
+    properties: dict[str, Any] = {"takeaway": {"type": "string", "pattern": TAKEAWAY_PATTERN}}
+    if notable:
+        properties["why"] = {
+            "type": "array",
+            "minItems": notable,
+            "maxItems": notable,
+            "items": {"type": "string", "pattern": WHY_PATTERN},
+        }
     return {
         "type": "object",
-        "properties": {"takeaway": {"type": "string", "pattern": TAKEAWAY_PATTERN}},
-        "required": ["takeaway"],
+        "properties": properties,
+        "required": list(properties),
         "additionalProperties": False,
     }

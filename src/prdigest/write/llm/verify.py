@@ -25,11 +25,14 @@ from ...models import links_to_github, pr_url
 from . import tally
 from .grounding import (
     Evidence,
+    balance_markup,
     content_words,
     copies_prompt,
+    is_balanced,
     is_debris,
     name_from,
     named_things,
+    says_what_changed,
     word_support,
 )
 from .tally import Tally
@@ -42,7 +45,7 @@ _FIGURE = re.compile(
 )
 _PR_REF = re.compile(
     r"\[PR\s?#?(\d+)\]\([^)]*\)|https?://github\.com/[\w.-]+/[\w.-]+/pull/(\d+)"
-    r"|\bPR\s?#?(\d+)\b|(?<![\w&])#(\d+)\b|\bpull request\s+#?(\d+)\b",
+    r"|\bPR[\s_]?#?(\d+)\b|(?<![\w&])#(\d+)\b|\bpull request\s+#?(\d+)\b",
     re.IGNORECASE,
 )
 _UNSAFE = re.compile(r"https?://|www\.|<[a-zA-Z/!][^>]*>|\]\(|^\s*#|\n\s*#|!\[", re.IGNORECASE)
@@ -54,7 +57,12 @@ _BARE_CITATION = re.compile(r"(?<![\w\[#])PR#(\d+)\b")  # no link: see models.li
 _COUNTED = re.compile(
     r"\b\d[\d,]*\s+(?:more\s+)?(?:files?|PRs?|new director(?:y|ies)|direct push(?:es)?)\b"
 )
+_LEADING = re.compile(r"(?<![\w\[-])[A-Za-z]{2,}")  # a title's first word, its verb
 MIN_WORD_SUPPORT = 0.66  # of a sentence's content words, in its PRs' text
+# A "why it matters" sentence about one PR is told as the analysis' news, beside its
+# citation: one word of four the PR never uses ("deleted" told as "deprecated") is one
+# too many.
+MIN_CLAUSE_SUPPORT = 0.8
 MIN_FREE_TEXT_SUPPORT = 0.5  # of a takeaway's, in the themes it draws from (it sums them up)
 
 
@@ -74,10 +82,13 @@ def extract_pr_refs(text: str) -> list[int]:
 
 
 def strip_pr_refs(text: str) -> str:
+    opened = bool(_PR_REF.match(text.lstrip()))  # "PR_3491 moves six workflows …"
     text = _PR_REF.sub("", text)
     text = re.sub(r"\(\s*[,;\s]*\)", "", text)  # "(#12, #13)" leaves "( , )"
     # "( , )" and "x ." lose their space, a dotfile or `.5` keeps it ("Add .claude files")
-    return re.sub(r"\s+([,.;:])(?=\s|$)", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+    text = re.sub(r"\s+([,.;:])(?=\s|$)", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+    text = text.lstrip(",.;: ")  # "PR_3491: Move six workflows" leaves ": Move …"
+    return text[:1].upper() + text[1:] if opened else text
 
 
 def _without_refs(text: str) -> str:
@@ -182,20 +193,36 @@ class Verifier:
         if _UNSAFE.search(name):
             self.tally.drop(tally.MARKUP, f"theme name {label!r} has links or markup")
             return None
-        sentences = [s for s in _SENTENCE_END.split(summary) if s.strip()]
+        name = self._balanced(name, f"theme name {label!r}")
+        sentences = [
+            self._balanced(s, f"theme {label!r}") for s in _SENTENCE_END.split(summary) if s.strip()
+        ]
         published = [s for s in sentences if self._sentence_ok(s, on_area, area, label)]
         if not published:
             return None
         checked = self._checked_name(name, " ".join(published), on_area, area, label)
         if not checked:
             return None
+        if not is_balanced(checked):  # a name taken from the sentence: closed, or none
+            self.tally.drop(tally.UNBALANCED, f"theme name {checked!r} has markup left open")
+            return None
         return Theme(area, checked, " ".join(published), on_area)
+
+    def _balanced(self, text: str, label: str) -> str:
+        """The text with markup it left open (a lone backtick, `**`, a bracket) taken out:
+        a heading like "Use `torch.distributed" is never published open."""
+        closed = balance_markup(text)
+        if closed != re.sub(r"\s{2,}", " ", text).strip():
+            self.tally.repair(tally.BALANCED, f"{label}: markup left open in {text[:50]!r}")
+        return closed
 
     def check_free_text(self, text: str, sources: Iterable[str], what: str) -> str:
         """Prose that cites nothing (the key takeaway): its figures and names must come
         from `sources`."""
         pool = "\n".join(sources)
-        evidence = Evidence.of([pool])
+        evidence = Evidence.of(
+            [pool, self.repo]
+        )  # the digest is about it: any sentence may name it
         kept = []
         for sentence in (s for s in _SENTENCE_END.split(_one_line(text)) if s.strip()):
             refs = extract_pr_refs(sentence)
@@ -227,6 +254,28 @@ class Verifier:
             kept.append(sentence)
         return " ".join(kept)
 
+    def check_clause(self, text: str, number: int, what: str) -> str:
+        """A "why it matters" sentence about one PR: grounded in that PR alone (its
+        figures, its names, most of its words) and saying something; "" when it fails."""
+        sentence = self._balanced(strip_pr_refs(_one_line(text)), what)
+        if not sentence or number not in self.texts:
+            return ""
+        cited = [number]
+        area = self.areas.get(number, "")
+        if not self._prose(sentence, what):
+            return ""
+        if not self._figures_supported(sentence, cited, "", what):
+            return ""
+        if not self._names_supported(sentence, cited, "", what):
+            return ""
+        if word_support(sentence, self._evidence(cited, area)) < MIN_CLAUSE_SUPPORT:
+            self.tally.drop(tally.WORDS, f"{what}: {sentence[:60]!r} is not what the PR says")
+            return ""
+        if not self.says_something(sentence, cited):
+            self.tally.drop(tally.VACUOUS, f"{what}: {sentence[:60]!r} does not say why")
+            return ""
+        return sentence
+
     def _prose(self, sentence: str, label: str) -> bool:
         """Markup, debris and copies of the prompt never pass."""
         if _UNSAFE.search(sentence):
@@ -251,6 +300,11 @@ class Verifier:
         if word_support(sentence, evidence) < MIN_WORD_SUPPORT:
             self.tally.drop(
                 tally.WORDS, f"theme {label!r}: {sentence[:60]!r} is not what the cited PRs say"
+            )
+            return False
+        if not self.says_something(sentence, cited):
+            self.tally.drop(
+                tally.VACUOUS, f"theme {label!r}: {sentence[:60]!r} does not say what changed"
             )
             return False
         said = (area, re.sub(r"\W+", " ", sentence.lower()).strip())
@@ -340,6 +394,14 @@ class Verifier:
             )
             ok = False
         return ok
+
+    def says_something(self, sentence: str, cited: list[int]) -> bool:
+        """An action and a subject the cited PRs themselves name (not the area's name)."""
+        texts = [self._text(n) for n in cited]
+        leading = [
+            m.group(0) for t in texts for line in t.splitlines()[:2] if (m := _LEADING.search(line))
+        ]
+        return says_what_changed(sentence, Evidence.of(texts), leading)
 
     def _text(self, number: int) -> str:
         return self.evidence.get(number) or self.texts.get(number, "")

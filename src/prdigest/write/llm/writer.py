@@ -30,7 +30,7 @@ from ..deterministic import write_digest
 from .cache import ReplyCache
 from .client import ContextLengthError
 from .inputs import PRText, evidence_texts, figure_texts, lower_case_words, window_prs
-from .plan import AreaPlanner, Request, news_lines, takeaway_request, template_env
+from .plan import AreaPlanner, Request, news_items, takeaway_request, template_env
 from .profile import ServerProfile, load_profile, save_profile
 from .render import Authorship, render_digest
 from .runner import ClientFactory, Outcome, Runner, open_client
@@ -150,7 +150,9 @@ def write_llm_digest(
                 f"dropped: {'; '.join(tally.problems[:2]) or lost or 'nothing usable in the replies'})",
                 "try another model, check custom prompts, or use --writer deterministic",
             )
-        takeaway, takeaway_req = _takeaway(context, themes, env, budget, settings, runner, verifier)
+        takeaway, why, takeaway_req = _takeaway(
+            context, texts, themes, env, budget, settings, runner, verifier
+        )
     finally:
         runner.close()
         usage.seconds = time.monotonic() - started
@@ -165,6 +167,7 @@ def write_llm_digest(
         full,
         verifier.tally,
         Authorship(frozenset(authored), why_not, bool(takeaway)),
+        why,
     )
     leftover = audit_markdown(rendered.markdown, context["repo"], full)
     if leftover:  # verification should make this impossible: never publish it
@@ -247,27 +250,37 @@ def _map(
 
 def _takeaway(
     context: dict[str, Any],
+    texts: Mapping[int, PRText],
     themes: dict[str, list[Theme]],
     env: Any,
     budget: int,
     settings: LLMSettings,
     runner: Runner,
     verifier: Verifier,
-) -> tuple[str, Request]:
+) -> tuple[str, dict[int, str], Request]:
+    """The model's key takeaway and its "why it matters" sentence for each of the week's
+    most notable PRs, verified (what fails is left to the analysis' own words)."""
     summaries = [
         _takeaway_area(a, themes) for a in context.get("areas", []) if themes.get(str(a["name"]))
     ][:TAKEAWAY_AREAS]
-    request = takeaway_request(context, summaries, env, budget, settings.temperature)
+    request = takeaway_request(context, summaries, env, budget, settings.temperature, texts)
     (outcome,) = runner.run([request], _valid_takeaway, lambda _: None)
     if outcome.reply is None:
-        return "", request
+        return "", {}, request
+    news = news_items(context, texts)
     sources = [f"{t.area} {t.name} {t.summary}" for ts in themes.values() for t in ts]
     sources.append(" ".join(str(v) for v in context.get("counts", {}).values()))
-    sources += news_lines(context)  # the prompt's "most notable" may open the takeaway
+    sources += [f"{item.line} {item.data}" for item in news]  # the takeaway may open with it
     system, user = request.messages[0]["content"], request.messages[-1]["content"]
     verifier.prompt += f"\n{system}\n{user.rsplit('DIGEST_DATA_END', 1)[-1]}"
     text = verifier.check_free_text(str(outcome.reply.get("takeaway", "")), sources, "key takeaway")
-    return text, request
+    said = outcome.reply.get("why")
+    why: dict[int, str] = {}
+    for item, clause in zip(news, said if isinstance(said, list) else [], strict=False):
+        checked = verifier.check_clause(str(clause), item.number, f"why #{item.number} matters")
+        if checked:
+            why[item.number] = checked
+    return text, why, request
 
 
 def _outcome_warnings(usage: Usage, verification: str, rendered: Any) -> list[str]:
@@ -351,7 +364,7 @@ def _verified_themes(
         for raw in area.get("themes", []) or []:
             theme = Theme(
                 name,
-                str(raw.get("name", "")),
+                str(raw.get("name") or raw.get("topic") or ""),  # a lone PR's theme: its topic
                 str(raw.get("sentence", "")),
                 list(raw.get("prs", [])),
             )

@@ -1,0 +1,92 @@
+"""Key Takeaways' line of news in the LLM digest: the week's most notable PRs as the
+analysis judged them (`news.lead`), each cited with why it matters — the model's
+sentence when it passed verification, else the analysis' own words. It is written
+whatever the model's takeaway says: the model may phrase the news, the analysis decides
+it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ...analyze.english import plural
+from ...render.markdown import code, inline
+from ..digest_blocks import Ledger
+from ..news import LEAD_SHOWN, LeadNews, lead_news
+
+# Why a break or deprecation matters when neither the model nor the PR says more.
+CONSEQUENCES = {
+    "breaking": "code that relies on it must change",
+    "deprecation": "it still works, but users should move off it before it goes",
+}
+
+
+def notable_line(
+    context: dict[str, Any], ledger: Ledger, why: Mapping[int, str], texts: Mapping[int, str]
+) -> str:
+    """ "Most notable this week: old smoothquant implementation deleted (PR#1) — code that
+    relies on it must change; …", or "" when the analysis found no news."""
+    news = lead_news(context)
+    phrases: list[str] = []
+    told = 0
+    for number in news.lead:
+        if len(phrases) >= LEAD_SHOWN or not ledger.has(number) or number not in texts:
+            continue
+        pr = ledger.prs[str(number)]
+        row = news.told(number)
+        if row is not None:
+            what = inline(str(row["subject"]))
+            told += 1
+        elif number in news.made:
+            what = f"new {code(str(news.made[number]['path']) + '/')}"
+        else:
+            what = inline(str(pr.get("theme") or pr.get("clean_title") or pr.get("title", "")))
+        reason = why.get(number) or own_reason(context, number, news)
+        phrase = f"{what} ({ledger.cite(number)})"
+        if reason:
+            phrase += f" — {_clause(reason)}"
+        phrases.append(phrase)
+    rest = len(news.announced) - told
+    more = plural(
+        rest,
+        f"{'more ' if told else ''}breaking change or deprecation",
+        f"{'more ' if told else ''}breaking changes and deprecations",
+    )
+    if not phrases:
+        return f"Most notable this week: {more}, listed below." if rest > 0 else ""
+    tail = f"; {more} below" if rest > 0 else ""
+    return f"Most notable this week: {'; '.join(phrases)}{tail}."
+
+
+def own_reason(context: dict[str, Any], number: int, news: LeadNews) -> str:
+    """Why the PR matters in the analysis' own words: what a break or deprecation asks
+    of users (and the PR's advice), what a new component is, the result the PR states,
+    or the sentence of the theme made from it."""
+    row = news.told(number)
+    if row is not None:
+        said = CONSEQUENCES.get(str(row["kind"]), "")
+        if row.get("hint"):
+            said += f"; in the PR's words: “{row['hint']}”"
+        return said
+    if number in news.made:
+        return str(news.made[number].get("sentence", ""))
+    pr = context.get("prs", {}).get(str(number), {})
+    claims = [str(c) for c in pr.get("claims") or []]
+    if claims:
+        return f"the PR reports {claims[0]}"
+    for area in context.get("areas", []):
+        for theme in area.get("themes", []) or []:
+            quotes = theme.get("quotes") or theme.get("prs", [])[:1]
+            if number in quotes and theme.get("sentence"):
+                return str(theme["sentence"])
+    return ""
+
+
+def _clause(sentence: str) -> str:
+    """A sentence as a clause after a dash: no closing stop, an ordinary first word in
+    lower case (a name keeps its capital)."""
+    text = inline(sentence.strip().rstrip("."))
+    if re.match(r"[A-Z][a-z]+\b(?![.\w-])", text) and not re.match(r"[A-Z][a-z]+[A-Z]", text):
+        text = text[0].lower() + text[1:]
+    return text

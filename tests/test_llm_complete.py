@@ -1,0 +1,179 @@
+"""The LLM digest is complete whatever the model writes (issue 20), through the real entry
+point (`prdigest digest --writer llm --llm-base-url …`) against a scripted server.
+
+pytorch/ao 2025-W51 is the week the issue tried with a capable model: 11 PRs, a
+Quantization section of 5 PRs holding the week's breaking change (#3495, the old
+SmoothQuant implementation deleted) and a deprecation (#3510). The model wrote one
+theme for the section; the other PRs, the breaking change among them, were nowhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from fakes.llm_server import FakeLLMServer, Prompt, good_responder
+from prdigest.cli import main
+
+REPO = "pytorch/ao"
+WEEK = "2025-W51"
+QUANTIZATION = [3491, 3495, 3492, 3489, 3510]
+BREAKING, DEPRECATION = 3495, 3510
+
+
+def digest(tmp_path: Path, ao_jsonl: Path, server: FakeLLMServer, fmt: str = "md") -> Any:
+    args = ["--db", str(tmp_path / "ao.db"), "digest", REPO, "--week", WEEK, "--writer", "llm"]
+    args += ["--jsonl", str(ao_jsonl), "--llm-model", "fake", "--llm-base-url", server.url]
+    args += ["--llm-concurrency", "1", "--format", fmt]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def section(markdown: str, heading: str) -> str:
+    """The Markdown of `### N. heading` up to the next heading."""
+    return re.split(rf"^### \d+\. {re.escape(heading)}\n", markdown, flags=re.M)[1].split(
+        "\n### ", 1
+    )[0]
+
+
+def cited(text: str) -> set[int]:
+    return {int(n) for n in re.findall(r"\[PR#(\d+)\]\(", text)}
+
+
+def one_theme(prompt: Prompt, summary: str = "", name: str = "") -> str:
+    """A capable model that sums a whole area up in one theme citing its first PR."""
+    if prompt.is_takeaway:
+        return good_responder(prompt)
+    themes = []
+    for area, items in prompt.areas.items():
+        number, line = items[0]
+        title = line.split(" | ")[0].split(" ", 1)[1]
+        themes.append(
+            {
+                "area": area,
+                "name": name or title.split(" ", 1)[-1][:40].strip(),
+                "summary": summary or f"{title[0].upper()}{title[1:]}.",
+                "prs": [number],
+            }
+        )
+    return json.dumps({"themes": themes})
+
+
+def test_a_model_that_writes_one_theme_for_a_five_pr_section_leaves_no_pr_out(tmp_path, ao_jsonl):
+    with FakeLLMServer(one_theme) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+        context = json.loads(digest(tmp_path, ao_jsonl, server, "json").stdout)
+        asked = next(b for b in server.requests if "PRs of the area Quantization:" in str(b))
+    assert context["llm"]["sections"]["by_model"] == context["llm"]["sections"]["total"]
+    # the model is asked a theme per two PRs of a section: three for five
+    schema = asked["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["themes"]["maxItems"] == 3
+    # and it reads each PR's own words, not ghstack's "* Update"s or a "Summary:" lead-in
+    shown = asked["messages"][-1]["content"]
+    assert "* Update" not in shown and "Summary:" not in shown
+    assert "| `FqnToConfig` does not handle module swap" in shown
+    quantization = section(markdown, "Quantization")
+    assert cited(quantization) >= set(QUANTIZATION), quantization
+    assert "*   **Also:** " in quantization  # prdigest's own line for what the model left
+    areas = {a["name"]: a for a in context["areas"]}
+    for number, entry in enumerate(context["sections"], 1):
+        text = markdown.split(f"### {number}. ", 1)[1].split("\n### ", 1)[0]
+        placed = {int(n) for name in entry["areas"] for n in areas[name]["prs"]}
+        assert placed <= cited(text), (entry["heading"], placed - cited(text))
+
+
+def test_a_sentence_that_says_nothing_is_dropped_and_counted(tmp_path, ao_jsonl):
+    vacuous = "These changes are part of PRs (PR#3491, PR#3492)."
+
+    def responder(prompt: Prompt) -> str:
+        if "Quantization" in prompt.areas:
+            return one_theme(prompt, summary=vacuous, name="Quantization work")
+        return good_responder(prompt)
+
+    with FakeLLMServer(responder) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+        facts = json.loads(digest(tmp_path, ao_jsonl, server, "json").stdout)["llm"]
+    assert "These changes are part of" not in markdown
+    assert facts["claims"]["dropped"]["vacuous"] >= 1
+    assert re.search(r"\d+ vacuous", markdown.rstrip().splitlines()[-1])
+    # the section still cites its PRs, in prdigest's words: a lone PR's theme named by the
+    # analysis' topic, not by the opening words of its sentence ("Deletes old smoothquant")
+    quantization = section(markdown, "Quantization")
+    assert cited(quantization) >= set(QUANTIZATION)
+    assert "*   **Old SmoothQuant implementation removal:** Deletes old smoothquant" in quantization
+
+
+def test_a_heading_with_markup_left_open_is_never_published(tmp_path, ao_jsonl):
+    """The issue's "**Use `torch.distributed…set_model_state:**": a lone backtick."""
+    open_name = "Use `FqnToConfig module swap"  # every word of it in #3492
+
+    def responder(prompt: Prompt) -> str:
+        if "Quantization" not in prompt.areas:
+            return good_responder(prompt)
+        summary = "Make FqnToConfig handle module swap configs."
+        return json.dumps({"themes": [{"name": open_name, "summary": summary, "prs": [3492]}]})
+
+    with FakeLLMServer(responder) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+    bullets = [line for line in markdown.splitlines() if line.lstrip().startswith(("*", "#"))]
+    assert bullets
+    for line in bullets:
+        prose = re.sub(r"\]\([^)]*\)", "]", line)  # links' URLs aside
+        assert prose.count("`") % 2 == 0, line
+        assert prose.count("**") % 2 == 0, line
+        assert prose.count("(") == prose.count(")") and prose.count("[") == prose.count("]"), line
+    assert f"**{open_name}:**" not in markdown
+    assert "*   **Use FqnToConfig module swap:** Make FqnToConfig handle" in markdown  # closed
+    assert "unbalanced markup closed" in markdown.rstrip().splitlines()[-1]
+
+
+def takeaway_without_the_news(prompt: Prompt) -> str:
+    """A fluent takeaway that never mentions the breaking change; for the breaking change
+    the "why" Qwen2.5-Coder-1.5B wrote (it calls the deleted code deprecated: a word #3495
+    never uses), for the deprecation one its PR supports."""
+    if not prompt.is_takeaway:
+        return good_responder(prompt)
+    return json.dumps(
+        {
+            "takeaway": "Quantization work in pytorch/ao led the week.",
+            "why": [
+                "Breaking changes were made to old smoothquant implementations, which are"
+                " now deprecated.",
+                "Deprecates v1 of Float8WeightOnlyConfig and"
+                " Float8DynamicActivationFloat8WeightConfig.",
+            ],
+        }
+    )
+
+
+@pytest.mark.parametrize("responder", [takeaway_without_the_news, good_responder])
+def test_the_news_is_in_key_takeaways_and_the_callout_whatever_the_model_wrote(
+    tmp_path, ao_jsonl, responder
+):
+    with FakeLLMServer(responder) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+        prompts = [json.dumps(body["messages"]) for body in server.requests]
+    takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n### ", 1)[0]
+    assert {BREAKING, DEPRECATION} <= cited(takeaways), takeaways
+    callout = markdown.split("### Breaking Changes and Deprecations\n", 1)[1].split("\n\n")[0]
+    assert {BREAKING, DEPRECATION} <= cited(callout)
+    asked = next(p for p in prompts if "Most notable" in p)
+    assert "old smoothquant implementation deleted" in asked and '\\"why\\"' in asked
+    notable = next(line for line in takeaways.splitlines() if line.startswith("Most notable"))
+    # the analysis says why the break matters: the model's sentence is not what #3495 says
+    assert (
+        "deleted ([PR#3495](https://github.com/pytorch/ao/pull/3495)) — code that relies" in notable
+    )
+    assert "now deprecated" not in markdown
+    if responder is takeaway_without_the_news:  # the model's grounded "why" is kept
+        # (and its takeaway, which may name the repository as any sentence may)
+        assert takeaways.startswith("Quantization work in pytorch/ao led the week. The window")
+        assert "— deprecates v1 of `Float8WeightOnlyConfig` and" in notable
+    else:  # a model that gives no "why"
+        assert "users should move off it" in notable
