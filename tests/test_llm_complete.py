@@ -136,20 +136,23 @@ def test_a_heading_with_markup_left_open_is_never_published(tmp_path, ao_jsonl):
 def takeaway_without_the_news(prompt: Prompt) -> str:
     """A fluent takeaway that never mentions the breaking change; for the breaking change
     the "why" Qwen2.5-Coder-1.5B wrote (it calls the deleted code deprecated: a word #3495
-    never uses), for the deprecation one its PR supports."""
+    never uses), for the deprecation one its PR supports, each in the place of its item
+    under "Most notable" (the analysis decides their order)."""
     if not prompt.is_takeaway:
         return good_responder(prompt)
-    return json.dumps(
-        {
-            "takeaway": "Quantization work in pytorch/ao led the week.",
-            "why": [
-                "Breaking changes were made to old smoothquant implementations, which are"
-                " now deprecated.",
-                "Deprecates v1 of Float8WeightOnlyConfig and"
-                " Float8DynamicActivationFloat8WeightConfig.",
-            ],
-        }
-    )
+    notable = prompt.user.split("Most notable:\n", 1)[1].split("\n== ", 1)[0]
+    whys = {
+        "smoothquant": "Breaking changes were made to old smoothquant implementations, which"
+        " are now deprecated.",
+        "Float8WeightOnlyConfig": "Deprecates v1 of Float8WeightOnlyConfig and"
+        " Float8DynamicActivationFloat8WeightConfig.",
+    }
+    said = [
+        next((why for key, why in whys.items() if key in line), "")
+        for line in notable.splitlines()
+        if line.startswith("- ")
+    ]
+    return json.dumps({"takeaway": "Quantization work in pytorch/ao led the week.", "why": said})
 
 
 @pytest.mark.parametrize("responder", [takeaway_without_the_news, good_responder])
