@@ -174,3 +174,14 @@ def test_generated_vendored_and_benchmark_lines_are_no_substance(tmp_path: Path)
     assert context["notable"][:3] != [401, 402, 403]
     substance = {n: context["prs"][str(n)]["notability"]["substance"] for n in (401, 402, 403)}
     assert all(not s["user_facing"] and s["library_lines"] == 0 for s in substance.values())
+
+
+def test_a_lead_says_its_subject_once() -> None:
+    """A title prefix that is the subject leads the phrase, unless the title names it
+    already: "Metal backend: Parakeet for Metal backend enabled" says it twice."""
+    from prdigest.write.takeaways import what_it_does
+
+    assert what_it_does("Enable Parakeet for Metal backend", "Metal backend") == (
+        "Parakeet for Metal backend enabled"
+    )
+    assert what_it_does("enable ep=1", "mxfp8 moe") == "mxfp8 moe: ep=1 enabled"

@@ -53,9 +53,9 @@ def _subject(pr: dict[str, Any]) -> str:
 
 def what_it_does(clean_title: str, subject: str = "") -> str:
     """A title as what happened: `Add X to Y` → `X added to Y`, with its `subject`
-    (`Metal backend`) → `Metal backend: X added to Y`; a title that opens with no verb
-    stays as it is."""
-    if subject:
+    (`Metal backend`) → `Metal backend: X added to Y`, unless the title names it already
+    ("Enable Parakeet for Metal backend"); a title that opens with no verb stays as it is."""
+    if subject and subject.lower() not in clean_title.lower():
         return f"{subject}: {what_it_does(clean_title)}"
     prefix, _, rest = clean_title.rpartition(": ")
     words = rest.split(" ", 1)
