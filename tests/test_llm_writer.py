@@ -44,8 +44,6 @@ def test_good_answers_give_a_verified_ai_digest_and_a_second_run_costs_nothing(s
         markdown, writer, warnings, notes = write(store, context, server)
         first = server.count
         again, _, _, again_notes = write(store, context, server)
-    # a name the good model opened with a dotfile (".claude local files") is taken from its
-    # sentence, a repair the closing line tells: nothing is dropped
     assert writer == "llm" and warnings == []
     assert notes[0].startswith(f"LLM fake: {first} requests, 0 from cache; ")
     assert again_notes[0].startswith(f"LLM fake: 0 requests, {first} from cache; ")
@@ -60,10 +58,7 @@ def test_good_answers_give_a_verified_ai_digest_and_a_second_run_costs_nothing(s
     # #17375's body prints a sample run's "1049.4s": no result, so the model never sees it
     # (tests/test_llm_news.py: a result the analysis quoted is published, cited)
     assert "1049.4s" not in markdown
-    # the good model named a theme ".claude local files": its name is taken from its sentence
-    assert markdown.rstrip().endswith(
-        " 0 dropped, 1 repaired (1 theme name taken from its sentence)._"
-    )
+    assert markdown.rstrip().endswith("0 dropped._")
     assert_truthful(markdown, store, context)
     assert first >= 2 and server.count == first  # the second run was served from the cache
     assert again == markdown
