@@ -346,9 +346,6 @@ def _diff_break(changes: ApiChanges, text: str, pr: PullRequest, why: str) -> An
     return _with(Announcement(BREAKING, why, sentence(text), "", migration_hint(pr.body)), changes)
 
 
-_SHOWN = 4  # names a callout lists before "and N more"
-
-
 def _with(found: Announcement, changes: ApiChanges) -> Announcement:
     """`found` with the names the PR removes and renames (none when it breaks nothing)."""
     if found.kind != BREAKING or not changes.breaks:

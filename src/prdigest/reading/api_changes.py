@@ -476,7 +476,6 @@ def _scope(name: str) -> str:
 
 # -- from the description, when there is no diff ------------------------------------
 
-_NAME_TOKEN = r"`(?P<{0}>[-\w.:()]+)`|(?P<{0}f>--[A-Za-z][\w.-]+)"
 _SAID_REMOVAL = re.compile(
     r"(?i)\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|drop(?:s|ped|ping)?)\s+"
     r"(?:the\s+|support\s+for\s+)?(?:(?:deprecated|old|legacy)\s+)?"

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 
 from ..analyze.people import Identity, People, Persons
 from ..classify import Profile, profile_for
-from ..classify.weekly import classify_as_digests, week_of
+from ..classify.weekly import AREA_BASIS, classify_as_digests, week_of
 from ..config import Config
 from ..models import PullRequest
 from ..reading import kind_of
@@ -65,9 +65,9 @@ def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) 
     if not missing:
         return found
     wanted = {row.sha for row in missing}
-    # Loaded once: the missing PRs' weeks and the week before the first, which their
-    # digests classify them with.
-    start = week_of(missing[0].merged_at).previous().start
+    # Loaded once: the missing PRs' weeks and the area basis before the first (its
+    # previous week and the quarter the generic profile derives its areas from).
+    start = week_of(missing[0].merged_at).end - AREA_BASIS
     every = store.merged_between(repo, start, week_of(missing[-1].merged_at).end)
     prs = [pr for pr in every if pr.sha in wanted]
     moments = [pr.merged_at or start for pr in every]  # merged_between: all have landed
