@@ -203,3 +203,18 @@ def lead_news(context: dict[str, Any]) -> LeadNews:
         if component["lead"] is not None:
             made.setdefault(component["lead"], component)
     return LeadNews(list(news.get("lead", [])), announced, made)
+
+
+def most_notable(phrases: list[str], told: int, announced: int) -> str:
+    """Key Takeaways' news line, in either writer: "Most notable this week: A (PR#1); B
+    (PR#2); 2 more breaking changes and deprecations below." `told`: how many of the
+    phrases tell a break or deprecation, of the window's `announced`; "" without news."""
+    rest = announced - told
+    word = "more " if told else ""
+    more = plural(
+        rest, f"{word}breaking change or deprecation", f"{word}breaking changes and deprecations"
+    )
+    if not phrases:
+        return f"Most notable this week: {more}, listed below." if rest > 0 else ""
+    tail = f"; {more} below" if rest > 0 else ""
+    return f"Most notable this week: {'; '.join(phrases)}{tail}."

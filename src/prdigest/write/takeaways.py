@@ -11,7 +11,7 @@ from ..analyze.english import number_word, plural, sentence_case, verb_base
 from ..analyze.items import theme_tags
 from ..render.markdown import code, inline, plain
 from .digest_blocks import Ledger, first_timers
-from .news import LEAD_SHOWN, LeadNews, lead_news
+from .news import LEAD_SHOWN, LeadNews, lead_news, most_notable
 
 _IRREGULAR = {
     "make": "made", "split": "split", "run": "run", "build": "built", "write": "written",
@@ -134,15 +134,7 @@ def lead_sentence(context: dict[str, Any], ledger: Ledger) -> tuple[str, bool]:
             continue
         why = _why(number, pr, news, largest)
         phrases.append(f"{what} ({ledger.cite_all(numbers)}){why}")
-    rest = len(news.announced) - told
-    word = "more " if told else ""
-    more = plural(
-        rest, f"{word}breaking change or deprecation", f"{word}breaking changes and deprecations"
-    )
-    if not phrases:
-        return (f"Most notable this week: {more}, listed below." if rest else ""), False
-    tail = f"; {more} below" if rest > 0 else ""
-    return f"Most notable this week: {'; '.join(phrases)}{tail}.", quoted
+    return most_notable(phrases, told, len(news.announced)), quoted
 
 
 def _lead_phrase(theme: dict[str, Any]) -> str:

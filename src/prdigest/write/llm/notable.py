@@ -10,10 +10,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ...analyze.english import plural
 from ...render.markdown import code, inline
 from ..digest_blocks import Ledger
-from ..news import LEAD_SHOWN, LeadNews, lead_news
+from ..news import LEAD_SHOWN, LeadNews, lead_news, most_notable
 
 # Why a break or deprecation matters when neither the model nor the PR says more.
 CONSEQUENCES = {
@@ -47,16 +46,7 @@ def notable_line(
         if reason:
             phrase += f" — {_clause(reason)}"
         phrases.append(phrase)
-    rest = len(news.announced) - told
-    more = plural(
-        rest,
-        f"{'more ' if told else ''}breaking change or deprecation",
-        f"{'more ' if told else ''}breaking changes and deprecations",
-    )
-    if not phrases:
-        return f"Most notable this week: {more}, listed below." if rest > 0 else ""
-    tail = f"; {more} below" if rest > 0 else ""
-    return f"Most notable this week: {'; '.join(phrases)}{tail}."
+    return most_notable(phrases, told, len(news.announced))
 
 
 def own_reason(context: dict[str, Any], number: int, news: LeadNews) -> str:
