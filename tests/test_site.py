@@ -644,3 +644,37 @@ def test_headings_form_an_outline_and_repos_setting_filters() -> None:
     levels = [int(level) for level in re.findall(r"<h([1-6])[ >]", digest)]
     assert levels[0] == 1 and all(b - a <= 1 for a, b in zip(levels, levels[1:], strict=False))
     assert "<h2>Key Takeaways</h2>" in digest  # `### Key Takeaways` under the page's <h1>
+
+
+def test_a_build_stopped_partway_is_finished_by_the_next_without_force(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills after a few pages: the next build must take the pages the stopped
+    one wrote for its own (they are listed before they are written), not for someone else's."""
+    db = str(tmp_path / "cli.db")
+    store = open_store(db)
+    for report in sample_reports():
+        store.save_report(report)
+    store.close()
+    import prdigest.site.build as build
+
+    written: list[Path] = []
+    real_write = build.write_atomic
+
+    def fill_the_disk(target: Path, body: str | bytes) -> None:
+        if len(written) == 4:
+            raise OSError(28, "No space left on device")
+        real_write(target, body)
+        if target.name != build.MANIFEST:
+            written.append(target)
+
+    monkeypatch.setattr(build, "write_atomic", fill_the_disk)
+    out = tmp_path / "public"
+    stopped = CliRunner().invoke(main, ["--db", db, "site", "build", "--out", str(out)])
+    assert stopped.exit_code == 1 and "No space left on device" in stopped.output
+    assert len(written) == 4
+
+    monkeypatch.setattr(build, "write_atomic", real_write)
+    again = CliRunner().invoke(main, ["--db", db, "site", "build", "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert "12 files, 8 written, 4 unchanged, 0 removed" in again.output

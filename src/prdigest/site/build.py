@@ -109,6 +109,7 @@ def write_pages(out: Path, pages: Sequence[Page], *, force: bool = False) -> Bui
     _check_names(pages)
     if not force:
         _check_not_theirs(out, pages, previous)
+    _claim(out, previous, pages)
     manifest: dict[str, str] = {}
     for page in pages:
         target = out / _safe_relative(page.path)
@@ -129,10 +130,23 @@ def write_pages(out: Path, pages: Sequence[Page], *, force: bool = False) -> Bui
         if target.is_file():
             target.unlink()
             result.removed.append(stale)
-    text = json.dumps({"generator": "prdigest", "files": manifest}, indent=1, sort_keys=True) + "\n"
+    _write_manifest(out, manifest)
+    return result
+
+
+def _claim(out: Path, previous: dict[str, str], pages: Sequence[Page]) -> None:
+    """Before writing a page the last build did not write, list it in the manifest (with
+    no hash yet): a build that stops partway then leaves no file the next build would take
+    for someone else's."""
+    new = {page.path: "" for page in pages if page.path not in previous}
+    if new:
+        _write_manifest(out, {**previous, **new})
+
+
+def _write_manifest(out: Path, files: dict[str, str]) -> None:
+    text = json.dumps({"generator": "prdigest", "files": files}, indent=1, sort_keys=True) + "\n"
     if not _same_bytes(out / MANIFEST, text.encode("utf-8")):
         write_atomic(out / MANIFEST, text)
-    return result
 
 
 def _same_bytes(target: Path, body: bytes) -> bool:
