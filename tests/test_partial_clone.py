@@ -138,6 +138,7 @@ def test_a_clone_missing_a_few_large_files_counts_all_the_rest(tmp_path: Path) -
     big = "".join(f"weight {i}\n" for i in range(400))  # > 1 KiB: left out of the clone
     for i in range(1, 31):
         (origin / "notes.txt").write_text(f"note {i}\n" * i, encoding="utf-8")
+        (origin / "api.py").write_text("".join(f"def f{j}(): ...\n" for j in range(i)))
         if 10 <= i <= 12:
             (origin / "weights.txt").write_text(big + f"round {i}\n", encoding="utf-8")
         if i == 30:  # the checkout's own copy is fetched by the clone
@@ -174,6 +175,12 @@ def test_a_clone_missing_a_few_large_files_counts_all_the_rest(tmp_path: Path) -
     ]
     notes = [r for r in rows if r[1] == "notes.txt"]
     assert notes == [(100 + i, "notes.txt", i, i - 1) for i in range(1, 31)], "all counted"
+    with sqlite3.connect(tmp_path / "p.db") as conn:
+        diffs = conn.execute(
+            "SELECT p.number FROM files f JOIN pull_requests p ON p.id = f.pr_id"
+            " WHERE f.path = 'api.py' AND f.patch LIKE '%+def f%' ORDER BY p.number"
+        ).fetchall()
+    assert diffs == [(100 + i,) for i in range(1, 31)], "a diff for every Python file"
 
 
 def test_a_shallow_blobless_clone_keeps_its_oldest_commit_without_files(tmp_path: Path) -> None:

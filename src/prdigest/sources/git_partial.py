@@ -168,8 +168,8 @@ def _missing_blobs(path: Path, records: list[dict[str, Any]]) -> set[str]:
 def _numstat(
     path: Path, repo: str, shas: Iterable[str], extra: list[str] | None = None
 ) -> Iterator[dict[str, Any]]:
-    """These commits (in this order) with the numstat counts, in one git call."""
-    args = ["--no-walk=unsorted", "--stdin", "--numstat", *(extra or ["-M"])]
+    """These commits (in this order) with the numstat counts and diffs, in one git call."""
+    args = ["--no-walk=unsorted", "--stdin", "--numstat", "--patch", "-U3", *(extra or ["-M"])]
     with _log(path, args, "\n".join(shas) + "\n") as tokens:
         yield from _parse_stream(tokens, repo)
 
