@@ -14,8 +14,6 @@ from prdigest.classify import (
     ModelPrediction,
     Profile,
     builtin_profile_names,
-    link_relands,
-    link_reverts,
     load_profile,
     parse_title,
     profile_for,
@@ -25,6 +23,7 @@ from prdigest.config import Config, load_config
 from prdigest.errors import ConfigError
 from prdigest.kinds import KINDS
 from prdigest.models import FileChange, PullRequest
+from prdigest.reading import pair_all
 from prdigest.sources.jsonl import read_jsonl
 from prdigest.sources.records import parse_record
 
@@ -434,19 +433,33 @@ def test_model_decides_only_where_rules_are_weak(executorch_prs: list[PullReques
 def test_reverts_and_relands_are_paired(
     executorch_prs: list[PullRequest], ao_prs: list[PullRequest]
 ) -> None:
-    reverts = {link.pr.number: link for link in link_reverts(executorch_prs)}
+    def links(
+        prs: list[PullRequest], relands: bool
+    ) -> dict[int | None, tuple[PullRequest, PullRequest | None, str]]:
+        # several targets (a revert of a stack): the latest is the one the title names
+        return {
+            prs[p.position].number: (
+                prs[p.position],
+                prs[p.targets[-1]] if p.targets else None,
+                p.how,
+            )
+            for p in pair_all(prs)
+            if p.relands == relands
+        }
+
+    reverts = links(executorch_prs, relands=False)
     assert len(reverts) >= 150
-    assert (reverts[7724].how, reverts[7724].original.number) == ("sha", 7700)  # type: ignore[union-attr]
-    matched = sum(1 for link in reverts.values() if link.original is not None)
+    assert (reverts[7724][2], reverts[7724][1].number) == ("sha", 7700)  # type: ignore[union-attr]
+    matched = sum(1 for _, original, _ in reverts.values() if original is not None)
     assert matched / len(reverts) > 0.75
-    for link in reverts.values():
-        if link.original is not None:  # a revert comes after what it reverts
-            assert executorch_prs.index(link.original) < executorch_prs.index(link.pr)
-    relands = {link.pr.number: link for link in link_relands(executorch_prs)}
-    assert relands[8004].original.number == 7618  # type: ignore[union-attr]  # not the revert #7889
-    assert relands[10490].how == "number" and relands[10490].original.number == 9842  # type: ignore[union-attr]
-    ao_reverts = link_reverts(ao_prs)
-    assert sum(1 for link in ao_reverts if link.how == "sha") >= 35
+    for pr, original, _ in reverts.values():
+        if original is not None:  # a revert comes after what it reverts
+            assert executorch_prs.index(original) < executorch_prs.index(pr)
+    relands = links(executorch_prs, relands=True)
+    assert relands[8004][1].number == 7618  # type: ignore[union-attr]  # not the revert #7889
+    assert relands[10490][2] == "number" and relands[10490][1].number == 9842  # type: ignore[union-attr]
+    ao_reverts = links(ao_prs, relands=False).values()
+    assert sum(1 for _, _, how in ao_reverts if how == "sha") >= 35
 
 
 def test_a_configured_model_is_loaded_when_the_profile_is_built(tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ from .base import AreaKindModel, ModelPrediction, Profile
 from .generic import GenericProfile, derive_areas
 from .profile_specs import builtin_profile_for_repo, builtin_profile_names, parse_profile_text
 from .profiles import load_profile, profile_for
-from .reverts import Link, link_relands, link_reverts
 from .rules import AreaRule, Decision, KindRule, RuleEngine
 from .spec import normalize_kind, normalize_name
 
@@ -25,7 +24,6 @@ __all__ = [
     "Decision",
     "GenericProfile",
     "KindRule",
-    "Link",
     "ModelPrediction",
     "Profile",
     "RuleEngine",
@@ -33,8 +31,6 @@ __all__ = [
     "builtin_profile_for_repo",
     "builtin_profile_names",
     "derive_areas",
-    "link_relands",
-    "link_reverts",
     "load_profile",
     "normalize_kind",
     "normalize_name",
