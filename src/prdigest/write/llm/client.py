@@ -6,8 +6,9 @@
 - Streaming, so a looping answer is cut early (`stream.py`); a server that
   refuses to stream is asked without.
 - Retries what is worth retrying (429 honouring `Retry-After`, 408, 5xx,
-  timeouts) by prdigest's one policy (`retry`); each request's timeout follows the server's
-  measured speed unless `--llm-timeout` fixes it.
+  timeouts) by prdigest's one retry policy (`retry`, the GitHub client's too);
+  each request's timeout follows the server's measured speed unless
+  `--llm-timeout` fixes it.
 - A context refusal is raised with the size the server gave; a request that
   still fails after its retries raises `RequestFailed`, which costs only that
   request's areas.
