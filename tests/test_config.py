@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli
-from prdigest.config import load_config
+from helpers import one_error_line, run_cli
+from prdigest.config import Config, load_config
 from prdigest.errors import ConfigError
 
 FULL = """
@@ -140,3 +140,43 @@ def test_the_cli_shows_one_error_line(tmp_path: Path) -> None:
         assert '[repos."x"].git must be a string, got 7' in lines[0]
         assert "[llm].base_url must be a string, got 5" in lines[0]
         assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("flag", "key", "value", "rule"),
+    [
+        ("--llm-context", "context", "100", "must be an integer of at least 1024, got 100"),
+        ("--llm-concurrency", "concurrency", "0", "must be an integer of at least 1, got 0"),
+        ("--llm-timeout", "timeout", "0.0", "must be a number of seconds above 0, got 0.0"),
+    ],
+)
+def test_an_llm_setting_meets_one_rule_as_a_flag_or_in_the_file(
+    tmp_path: Path, flag: str, key: str, value: str, rule: str
+) -> None:
+    """LLM settings were checked three times (click's ranges, config, settings), in three
+    wordings; config's check is now the only one."""
+    week = ["digest", "pytorch/executorch", "--week", "2026-W07"]
+    by_flag = run_cli(*week, flag, value, db=tmp_path / "s.db")
+    assert by_flag.exit_code == 2  # a usage error, as every bad flag is
+    assert f"Error: Invalid value for '{flag}': {rule} — see" in one_error_line(by_flag)
+    cfg = tmp_path / "prdigest.toml"
+    cfg.write_text(f"[llm]\n{key} = {value}\n", encoding="utf-8")
+    by_file = run_cli("--config", str(cfg), *week, db=tmp_path / "s.db")
+    assert by_file.exit_code == 1 and f"[llm].{key} {rule}" in one_error_line(by_file)
+
+
+def test_llm_settings_given_in_code_meet_the_same_rule(tmp_path: Path) -> None:
+    from prdigest.write.llm import resolve_settings
+
+    with pytest.raises(ConfigError) as info:
+        resolve_settings(Config({"llm": {"context": 100}}, tmp_path / "p.toml"), {})
+    assert str(info.value).startswith(
+        f"{tmp_path / 'p.toml'}: [llm].context must be an integer of at least 1024, got 100 — "
+    )
+    with pytest.raises(ConfigError, match="^--llm-max-retries must be an integer of at least 0"):
+        resolve_settings(Config(), {"llm_max_retries": -1})
+    settings = resolve_settings(
+        Config({"llm": {"timeout": 300, "backoff": 0}}), {"llm_context": 2048}
+    )
+    assert (settings.timeout, settings.backoff, settings.context_tokens) == (300.0, 0.0, 2048)
+    assert isinstance(settings.timeout, float) and isinstance(settings.backoff, float)

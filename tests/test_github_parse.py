@@ -10,7 +10,7 @@ import pytest
 
 from fakes.github_server import _graphql_node, github_pulls, load_records
 from prdigest.errors import GitHubError, RateLimitError
-from prdigest.sources.github.client import GitHubClient, parse_link
+from prdigest.sources.github.client import GitHubClient
 from prdigest.sources.github.parse import parse_graphql_pull, parse_rest_file, parse_rest_pull
 
 TOKEN = "ghp_unitTestToken0000000000000000000000"
@@ -79,18 +79,6 @@ def test_a_pull_without_updated_at_is_one_clear_error() -> None:
     assert "cannot read" in str(info.value) and "\n" not in str(info.value)
     with pytest.raises(GitHubError):
         parse_rest_pull({"number": "3", "updated_at": "2026-01-01T00:00:00Z"}, "o/r")
-
-
-def test_parse_link() -> None:
-    header = (
-        '<https://api.github.com/repositories/1/pulls?page=2&per_page=100>; rel="next", '
-        '<https://api.github.com/repositories/1/pulls?page=9&per_page=100>; rel="last"'
-    )
-    assert parse_link(header) == {
-        "next": "https://api.github.com/repositories/1/pulls?page=2&per_page=100",
-        "last": "https://api.github.com/repositories/1/pulls?page=9&per_page=100",
-    }
-    assert parse_link("") == {}
 
 
 def _client(handler: Any, **kw: Any) -> tuple[GitHubClient, list[float]]:

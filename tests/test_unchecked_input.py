@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from helpers import one_error_line, run_cli
+from prdigest import pipeline
+from prdigest.errors import ConfigError
 from prdigest.models import Report
 from prdigest.store import open_store
 
@@ -62,6 +64,21 @@ def test_sync_refuses_names_github_would_refuse(
     assert "invalid repository" in line and problem in line and "at most 100" in line
     assert len(line) < 400  # a 300-character name is not echoed whole
     assert not db.exists()  # nothing stored
+
+
+@pytest.mark.parametrize("name", ["owner/n'q", "own er/x", "owner/.."])
+def test_sync_in_code_refuses_the_names_the_cli_refuses(
+    ao_jsonl: Path, tmp_path: Path, name: str
+) -> None:
+    """A queued job (the worker) or a caller in code reaches sync without the CLI's check:
+    sync makes config's check itself, so a name is refused with the same line everywhere."""
+    cli = run_cli("sync", name, "--jsonl", str(ao_jsonl), db=tmp_path / "cli.db")
+    store = open_store(str(tmp_path / "code.db"))
+    with pytest.raises(ConfigError) as refused:
+        pipeline.sync(store, name, pipeline.SourceSpec(jsonl=ao_jsonl))
+    assert store.repositories() == []  # nothing stored under the name
+    store.close()
+    assert one_error_line(cli) == f"Error: {refused.value}"
 
 
 @pytest.mark.parametrize("command", [("digest",), ("release-notes",), ("reports", "list")])

@@ -61,10 +61,16 @@ REPO_KEYS: dict[str, Check] = {
     "areas": ("an array of tables, written [[…areas]]", _is_rule_list),
     "kinds": ("an array of tables, written [[…kinds]]", _is_rule_list),
 }
+LLM_MIN_CONTEXT = 1024  # tokens: below this no prompt of the LLM writer fits
+# The one check of each LLM setting, wherever it comes from: the file (`config_problems`),
+# a flag (the CLI's callbacks) or a caller (`write/llm/settings.resolve_settings`).
 LLM_KEYS: dict[str, Check] = {
     "base_url": STRING,
     "model": STRING,
-    "context": ("an integer of at least 1024", lambda v: _is_int(v, 1024)),
+    "context": (
+        f"an integer of at least {LLM_MIN_CONTEXT}",
+        lambda v: _is_int(v, LLM_MIN_CONTEXT),
+    ),
     "concurrency": ("an integer of at least 1", lambda v: _is_int(v, 1)),
     "timeout": ("a number of seconds above 0", lambda v: _is_number(v, 0, above=True)),
     "max_retries": ("an integer of at least 0", lambda v: _is_int(v, 0)),
@@ -117,6 +123,19 @@ def check_repo_name(repo: str) -> str:
         shown = repo if len(repo) <= 60 else f"{repo[:57]}…"
         raise ConfigError(f"invalid repository {shown!r}: {problem}", REPO_RULE)
     return repo
+
+
+def llm_setting_problem(key: str, value: Any) -> str | None:
+    """What is wrong with `value` as the LLM setting `key` ("must be …, got …"), or None."""
+    return _problem(LLM_KEYS[key], value)
+
+
+def check_llm_setting(key: str, value: Any, where: str) -> Any:
+    """`value` when it is a good LLM setting `key`; else a one-line error naming `where`."""
+    problem = llm_setting_problem(key, value)
+    if problem is not None:
+        raise ConfigError(f"{where} {problem}", "see docs/configuration.md")
+    return value
 
 
 @dataclass(frozen=True)
@@ -206,8 +225,13 @@ def _check_keys(
         check = checks.get(key)
         if check is None:
             out.append(f"{where}.{key} is not a known key (known: {', '.join(checks)})")
-        elif not check[1](value):
-            out.append(f"{where}.{key} must be {check[0]}, got {_show(value)}")
+        elif (problem := _problem(check, value)) is not None:
+            out.append(f"{where}.{key} {problem}")
+
+
+def _problem(check: Check, value: Any) -> str | None:
+    what, ok = check
+    return None if ok(value) else f"must be {what}, got {_show(value)}"
 
 
 def _show(value: Any) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..config import Config, check_repo_name, load_config
+from ..config import Config, check_repo_name, llm_setting_problem, load_config
 from ..errors import ConfigError, SourceError, StoreError
 from ..fileio import write_atomic
 from ..ingest import SourceSpec
@@ -131,6 +131,18 @@ def repo_argument(required: bool = True) -> Callable[[F], F]:
         return None if value is None else check_repo_name(value)
 
     return click.argument("repo", required=required, callback=checked)
+
+
+def llm_setting(key: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """An --llm-* flag's callback: the value checked by config's one check of LLM settings."""
+
+    def checked(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        problem = None if value is None else llm_setting_problem(key, value)
+        if problem is not None:
+            raise click.BadParameter(problem)
+        return value
+
+    return checked
 
 
 def stored_repo(store: Store, repo: str) -> None:

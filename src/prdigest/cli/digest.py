@@ -20,6 +20,7 @@ from .common import (
     AppContext,
     StderrReporter,
     emit,
+    llm_setting,
     pass_app,
     repo_argument,
     source_options,
@@ -84,21 +85,24 @@ SINCE_HELP = (
 @click.option(
     "--llm-concurrency",
     "llm_concurrency",
-    type=click.IntRange(min=1),
+    type=int,
+    callback=llm_setting("concurrency"),
     metavar="N",
     help="Requests in flight at once (default 2).",
 )
 @click.option(
     "--llm-context",
     "llm_context",
-    type=click.IntRange(min=1024),
+    type=int,
+    callback=llm_setting("context"),
     metavar="TOKENS",
     help="Token budget of one request, prompt and answer (default 8192).",
 )
 @click.option(
     "--llm-timeout",
     "llm_timeout",
-    type=click.FloatRange(min=0.01),
+    type=float,
+    callback=llm_setting("timeout"),
     metavar="SECONDS",
     help="Seconds to wait for one LLM answer (default: from the server's measured speed).",
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import ConfigError
+from ..config import check_repo_name
 from ..reporting import Reporter, SilentReporter
 from ..sources.spec import SourceSpec
 from ..store import Store
@@ -17,7 +17,7 @@ def sync(store: Store, repo: str, spec: SourceSpec, reporter: Reporter | None = 
     anything leaves the store untouched."""
     reporter = reporter or SilentReporter()
     spec.validate()
-    _check_repo_name(repo)
+    check_repo_name(repo)  # the CLI checked it; a queued job or a caller in code may not have
     result = _sync(store, repo, spec, reporter)
     end_sync(store, repo)
     return result
@@ -36,11 +36,3 @@ def _sync(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> Sync
     from .github import sync_github  # the GitHub source (issue 3)
 
     return sync_github(store, repo, spec, reporter)
-
-
-def _check_repo_name(repo: str) -> None:
-    owner, slash, name = repo.partition("/")
-    if not slash or not owner or not name or "/" in name or " " in repo:
-        raise ConfigError(
-            f"invalid repository {repo!r}", "write it as owner/name, e.g. pytorch/executorch"
-        )

@@ -1,5 +1,5 @@
-"""HTTP to the GitHub API: base URL, auth, timeouts, retries with backoff, ETags
-(rate limits: `ratelimit`).
+"""HTTP to the GitHub API: base URL, auth, timeouts, ETags; retries follow prdigest's
+one policy (`retry`), rate limits are GitHub's own (`ratelimit`).
 
 The token goes into one header and nowhere else: never into a URL, a message or
 the store. Every error names the request by method and path only.
@@ -19,6 +19,7 @@ import httpx
 
 from ...errors import GitHubError, RateLimitError
 from ...reporting import Reporter, SilentReporter
+from ...retry import GaveUp, RetryPolicy, Transient
 from .ratelimit import RateBudget, RateLimited, RateLimits, RateState, response_message
 
 DEFAULT_API_URL = "https://api.github.com"
@@ -41,6 +42,7 @@ class ApiResponse:
     data: Any  # parsed JSON; None when not modified
     headers: httpx.Headers
     url: str
+    links: dict[str, str] = field(default_factory=dict)  # the Link header: rel → URL
 
     @property
     def not_modified(self) -> bool:
@@ -51,7 +53,7 @@ class ApiResponse:
         return self.headers.get("etag")
 
     def link(self, rel: str) -> str | None:
-        return parse_link(self.headers.get("link", "")).get(rel)
+        return self.links.get(rel)
 
 
 @dataclass
@@ -66,14 +68,6 @@ class ClientStats:
 
 class GitHubUnavailable(GitHubError):
     """GitHub kept failing (5xx, timeouts, broken answers) after every retry."""
-
-
-class _Retry(Exception):
-    """A transient failure worth another attempt."""
-
-    def __init__(self, message: str, *, attempts: int | None = None) -> None:
-        super().__init__(message)
-        self.attempts = attempts  # fewer attempts than usual for this kind of failure
 
 
 class GitHubClient:
@@ -100,8 +94,12 @@ class GitHubClient:
             )
         self.has_token = bool(token)
         self.reporter = reporter or SilentReporter()
-        self.max_attempts = max_attempts
-        self.backoff = backoff
+        self.retry = RetryPolicy(
+            max_attempts,
+            backoff,
+            sleep=lambda seconds: self._wait(seconds, None),
+            on_retry=self._retried,
+        )
         self.sleep = sleep
         self.clock = clock
         self.stats = ClientStats()
@@ -186,7 +184,7 @@ class GitHubClient:
             "GitHub kept refusing the GraphQL query for its rate limit", "try again later"
         )
 
-    # -- the one request loop --------------------------------------------------
+    # -- one request: the retry policy around GitHub's rate limits -------------
     def _request(
         self,
         method: str,
@@ -197,39 +195,42 @@ class GitHubClient:
         json_body: dict[str, Any] | None = None,
     ) -> ApiResponse:
         where = f"{method} {urlsplit(url).path or url}"
-        attempt = rate_waits = 0
-        limited_just_now = False
-        while True:
-            attempt += 1
-            if not limited_just_now:  # right after waiting out GitHub's own limit, just ask
-                self.limits.take("graphql" if url == self.graphql_url else "core")
+        resource = "graphql" if url == self.graphql_url else "core"
+        rate_waits = 0  # for the whole request, across attempts
+
+        def within_limits() -> ApiResponse:
+            # Waiting as GitHub tells us is not a failed attempt: it happens inside one.
+            nonlocal rate_waits
             limited_just_now = False
-            try:
-                return self._attempt(method, url, where, params, headers, json_body)
-            except RateLimited as limited:
-                limited_just_now = True
-                rate_waits += 1
-                attempt -= 1  # waiting as told is not a failed attempt
-                if rate_waits > _MAX_RATE_WAITS:
-                    raise RateLimitError(
-                        f"GitHub kept rate-limiting {where}", "wait a few minutes, then run again"
-                    ) from None
-                if limited.seconds:
-                    self._wait(
-                        limited.seconds, "GitHub asked us to slow down (secondary rate limit)"
-                    )
-            except _Retry as problem:
-                if attempt >= min(self.max_attempts, problem.attempts or self.max_attempts):
-                    raise GitHubUnavailable(
-                        f"{where} failed {attempt} times: {problem}",
-                        # Say what is true: with no answer at all, nothing was fetched.
-                        "GitHub may be having trouble; run again later; what was fetched is kept"
-                        if self.stats.data
-                        else "nothing was fetched: check the network (and --github-api-url),"
-                        " then run the command again",
-                    ) from None
-                self.stats.retries += 1
-                self._wait(min(self.backoff * 2 ** (attempt - 1), 60.0), None)
+            while True:
+                if not limited_just_now:  # right after waiting out GitHub's own limit, just ask
+                    self.limits.take(resource)
+                try:
+                    return self._attempt(method, url, where, params, headers, json_body)
+                except RateLimited as limited:
+                    limited_just_now = True
+                    rate_waits += 1
+                    if rate_waits > _MAX_RATE_WAITS:
+                        raise RateLimitError(
+                            f"GitHub kept rate-limiting {where}",
+                            "wait a few minutes, then run again",
+                        ) from None
+                    if limited.seconds:
+                        self._wait(
+                            limited.seconds, "GitHub asked us to slow down (secondary rate limit)"
+                        )
+
+        try:
+            return self.retry.call(within_limits)
+        except GaveUp as gave_up:
+            raise GitHubUnavailable(
+                f"{where} {gave_up}",
+                # Say what is true: with no answer at all, nothing was fetched.
+                "GitHub may be having trouble; run again later; what was fetched is kept"
+                if self.stats.data
+                else "nothing was fetched: check the network (and --github-api-url),"
+                " then run the command again",
+            ) from None
 
     def _attempt(
         self,
@@ -245,33 +246,36 @@ class GitHubClient:
                 method, url, params=params, headers=headers, json=json_body
             )
         except httpx.TimeoutException:
-            raise _Retry("timed out") from None
+            raise Transient("timed out") from None
         except httpx.ConnectError:
             # Refused or unresolvable: rarely passing, and often a wrong --github-api-url.
-            raise _Retry(
+            raise Transient(
                 f"cannot connect to {self.base_url} (check --github-api-url / GITHUB_API_URL)",
                 attempts=2,
             ) from None
         except httpx.TransportError as exc:  # resets, truncated bodies
-            raise _Retry(f"connection problem ({type(exc).__name__})") from None
+            raise Transient(f"connection problem ({type(exc).__name__})") from None
         self.stats.requests += 1
         self.limits.note(response.headers)
         status = response.status_code
         if status == 304:
             self.stats.not_modified += 1
-            return ApiResponse(304, None, response.headers, str(response.url))
+            return ApiResponse(304, None, response.headers, str(response.url), _links(response))
         if status in (403, 429):
             self.limits.check(response)
         if status >= 500:
-            raise _Retry(f"GitHub answered {status}")
+            raise Transient(f"GitHub answered {status}")
         if status >= 400:
             raise self._http_error(status, response, where)
         try:
             data = response.json()
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise _Retry("the answer was not valid JSON") from None
+            raise Transient("the answer was not valid JSON") from None
         self.stats.data += 1
-        return ApiResponse(status, data, response.headers, str(response.url))
+        return ApiResponse(status, data, response.headers, str(response.url), _links(response))
+
+    def _retried(self, _problem: Transient) -> None:
+        self.stats.retries += 1
 
     @property
     def remaining(self) -> int | None:
@@ -328,17 +332,6 @@ def graphql_error(errors: list[Any]) -> GitHubError:
     return GitHubError(f"GitHub's GraphQL API refused the query: {message}", "try --api rest")
 
 
-def parse_link(header: str) -> dict[str, str]:
-    """`<url>; rel="next", <url>; rel="last"` → {"next": url, "last": url}."""
-    links: dict[str, str] = {}
-    for part in header.split(","):
-        url, _, rest = part.partition(";")
-        url = url.strip()
-        if not (url.startswith("<") and url.endswith(">")):
-            continue
-        for attr in rest.split(";"):
-            key, _, value = attr.strip().partition("=")
-            if key == "rel":
-                for rel in value.strip('"').split():
-                    links[rel] = url[1:-1]
-    return links
+def _links(response: httpx.Response) -> dict[str, str]:
+    """`Link: <url>; rel="next", …` → {"next": url, …}, as httpx parses it."""
+    return {rel: link["url"] for rel, link in response.links.items() if rel and "url" in link}

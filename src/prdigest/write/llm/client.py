@@ -6,8 +6,9 @@
 - Streaming, so a looping answer is cut early (`stream.py`); a server that
   refuses to stream is asked without.
 - Retries what is worth retrying (429 honouring `Retry-After`, 408, 5xx,
-  timeouts) with backoff; each request's timeout follows the server's
-  measured speed unless `--llm-timeout` fixes it.
+  timeouts) by prdigest's one retry policy (`retry`, the GitHub client's too);
+  each request's timeout follows the server's measured speed unless
+  `--llm-timeout` fixes it.
 - A context refusal is raised with the size the server gave; a request that
   still fails after its retries raises `RequestFailed`, which costs only that
   request's areas.
@@ -30,14 +31,13 @@ from typing import Any
 import httpx
 
 from ...errors import LLMError
+from ...retry import GaveUp, RetryPolicy, Transient
 from ...timeutil import now
 from .probe import ServerFacts, probe_server
 from .profile import LADDER, ServerProfile, measured_speeds
 from .refusals import Refusal, classify
 from .stream import Progress, RawReply, StreamError, read_reply
 from .tokens import estimate_messages, estimate_tokens
-
-MAX_RETRY_AFTER = 60.0  # never sleep longer than this on one Retry-After
 
 
 class LLMUnreachable(LLMError):
@@ -63,6 +63,14 @@ class RequestFailed(LLMError):
 
 class InvalidReply(LLMError):
     """The reply was not a JSON object we could repair."""
+
+
+class _Failed(Transient):
+    """An attempt that got no usable answer; `reason` is counted in the run's notes."""
+
+    def __init__(self, message: str, reason: str, retry_after: float | None) -> None:
+        super().__init__(message, wait=retry_after)
+        self.reason = reason
 
 
 class _Crowded(Exception):
@@ -137,7 +145,7 @@ class LLMClient:
         self.profile = profile or ServerProfile()
         self.failed: Counter[str] = Counter()  # attempts that got no answer, by reason
         self.stepped: list[str] = []  # what the ladder learned, for the run's notes
-        self._sleep = sleep
+        self._retry = RetryPolicy(settings.max_retries + 1, settings.backoff, sleep=sleep)
         self._lock = threading.Lock()
         self._slots = threading.Semaphore(max(1, settings.concurrency))
         self._one = threading.Lock()  # for a server that serves one request at a time
@@ -227,52 +235,58 @@ class LLMClient:
         wait = self.settings.timeout or self.profile.timeout(
             estimate_messages(messages), int(params.get("max_tokens") or 0)
         )
-        timeout = httpx.Timeout(wait, connect=min(10.0, wait))
-        last_problem, reason = "no attempt made", "failed"
-        for attempt in range(self.settings.max_retries + 1):
-            delay = self.settings.backoff * (2**attempt)
-            started = time.monotonic()
-            refusal = None
-            try:
-                with self._http.stream(
-                    "POST", "/chat/completions", json=body, timeout=timeout
-                ) as response:
-                    if response.status_code == 200:
-                        raw = read_reply(response, started, progress)
-                        if raw.content.strip() or raw.finish_reason != "stop":
-                            return raw
-                        if self._busy > 1 and self.profile.slots != 1:
-                            raise _Crowded()
-                        refusal = Refusal("retry", "an empty answer")
-                    else:
-                        response.read()
-                        refusal = self._classify(response.status_code, response.text, body)
-                        if refusal.kind == "rate":
-                            delay = _retry_after(response, delay)
-            except httpx.ConnectError as exc:
-                raise LLMUnreachable(
-                    f"cannot connect to the LLM server at {where} ({type(exc).__name__})",
-                    "start the server or check --llm-base-url / OPENAI_BASE_URL",
-                ) from None
-            except httpx.TimeoutException:
-                last_problem, reason = f"no answer within {wait:.0f} s", "timed out"
-                self._count(reason)
-            except StreamError as exc:
-                refusal = self._classify(exc.status, exc.text, body)
-            except httpx.HTTPError as exc:
-                last_problem, reason = f"{type(exc).__name__}: {exc}", "connection error"
-                self._count(reason)
-            if refusal is not None:
-                reason = "rate limited" if refusal.kind == "rate" else "server error"
-                last_problem = f"{reason}: {refusal.text[:200]}"
-                self._count(reason)
-            if attempt < self.settings.max_retries:
-                self._sleep(delay)
-        raise RequestFailed(
-            f"the LLM server at {where} failed {self.settings.max_retries + 1} times: {last_problem}",
-            "try again later (--llm-timeout gives slow servers longer), or use --writer deterministic",
-            reason,
-        )
+        try:
+            return self._retry.call(lambda: self._post(body, wait, where, progress))
+        except GaveUp as gave_up:
+            problem = gave_up.problem
+            raise RequestFailed(
+                f"the LLM server at {where} {gave_up}",
+                "try again later (--llm-timeout gives slow servers longer), or use --writer deterministic",
+                problem.reason if isinstance(problem, _Failed) else "failed",
+            ) from None
+
+    def _post(
+        self, body: dict[str, Any], wait: float, where: str, progress: Progress | None
+    ) -> RawReply:
+        """One attempt: the reply, or `_Failed` when another attempt is worth making."""
+        started = time.monotonic()
+        retry_after = None
+        try:
+            with self._http.stream(
+                "POST",
+                "/chat/completions",
+                json=body,
+                timeout=httpx.Timeout(wait, connect=min(10.0, wait)),
+            ) as response:
+                if response.status_code == 200:
+                    raw = read_reply(response, started, progress)
+                    if raw.content.strip() or raw.finish_reason != "stop":
+                        return raw
+                    if self._busy > 1 and self.profile.slots != 1:
+                        raise _Crowded()
+                    refusal = Refusal("retry", "an empty answer")
+                else:
+                    response.read()
+                    refusal = self._classify(response.status_code, response.text, body)
+                    if refusal.kind == "rate":
+                        retry_after = _retry_after(response)
+        except httpx.ConnectError as exc:
+            raise LLMUnreachable(
+                f"cannot connect to the LLM server at {where} ({type(exc).__name__})",
+                "start the server or check --llm-base-url / OPENAI_BASE_URL",
+            ) from None
+        except httpx.TimeoutException:
+            raise self._failed(f"no answer within {wait:.0f} s", "timed out") from None
+        except StreamError as exc:
+            refusal = self._classify(exc.status, exc.text, body)
+        except httpx.HTTPError as exc:
+            raise self._failed(f"{type(exc).__name__}: {exc}", "connection error") from None
+        reason = "rate limited" if refusal.kind == "rate" else "server error"
+        raise self._failed(f"{reason}: {refusal.text[:200]}", reason, retry_after)
+
+    def _failed(self, problem: str, reason: str, retry_after: float | None = None) -> _Failed:
+        self._count(reason)
+        return _Failed(problem, reason, retry_after)
 
     def _classify(self, status: int, text: str, body: dict[str, Any]) -> Refusal:
         refusal = classify(
@@ -317,15 +331,15 @@ class LLMClient:
         return Completion(raw.content, prompt, completion, exact, raw.finish_reason)
 
 
-def _retry_after(response: httpx.Response, default: float) -> float:
+def _retry_after(response: httpx.Response) -> float | None:
+    """The wait a 429 asks for (seconds or an HTTP date), else None: the usual backoff."""
     value = response.headers.get("Retry-After", "").strip()
     if not value:
-        return default
+        return None
     try:
-        seconds = float(value)
+        return float(value)
     except ValueError:
         try:
-            seconds = (parsedate_to_datetime(value) - now()).total_seconds()
+            return (parsedate_to_datetime(value) - now()).total_seconds()
         except (TypeError, ValueError):
-            return default
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
+            return None

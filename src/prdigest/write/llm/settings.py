@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...config import Config
+from ...config import LLM_MIN_CONTEXT, Config, check_llm_setting
 from ...errors import ConfigError
 
 DEFAULT_CONTEXT = 8192
-MIN_CONTEXT = 1024
+MIN_CONTEXT = LLM_MIN_CONTEXT
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def settings_for(writer: str, config: Config, options: dict[str, Any]) -> LLMSet
 
 def resolve_settings(config: Config, options: dict[str, Any]) -> LLMSettings:
     section = config.section("llm")
-    where = f"{config.path or 'configuration'} [llm]"
+    file = config.path or "configuration"
 
     def pick(option: str, env: str | None, key: str) -> Any:
         value = options.get(option)
@@ -64,20 +64,15 @@ def resolve_settings(config: Config, options: dict[str, Any]) -> LLMSettings:
             return os.environ[env]
         return section.get(key)
 
-    def number(value: Any, name: str, kind: type, default: Any, minimum: float) -> Any:
+    def setting(key: str, default: Any, kind: type = int) -> Any:
+        """A number from its flag (`llm_<key>`), else the file, by config's one check."""
+        value, where = options.get(f"llm_{key}"), f"--llm-{key.replace('_', '-')}"
         if value in (None, ""):
+            value, where = section.get(key), f"{file}: [llm].{key}"
+        if value is None:
             return default
-        try:
-            parsed = kind(value)
-        except (TypeError, ValueError):
-            raise ConfigError(
-                f"{where}: {name} = {value!r} is not a number", f"set {name} to a number"
-            ) from None
-        if parsed < minimum:
-            raise ConfigError(
-                f"{name} = {parsed} is too small", f"use {name} of at least {minimum:g}"
-            )
-        return parsed
+        check_llm_setting(key, value, where)
+        return kind(value)
 
     prompts_dir = section.get("prompts_dir")
     if prompts_dir is not None:
@@ -85,27 +80,19 @@ def resolve_settings(config: Config, options: dict[str, Any]) -> LLMSettings:
         prompts_dir = Path(base, str(prompts_dir))
         if not prompts_dir.is_dir():
             raise ConfigError(
-                f"{where}: prompts_dir {prompts_dir} is not a directory",
+                f"{file}: [llm].prompts_dir {prompts_dir} is not a directory",
                 "point prompts_dir at a folder of .j2 templates (see docs/llm.md)",
             )
     return LLMSettings(
         base_url=pick("llm_base_url", "OPENAI_BASE_URL", "base_url") or None,
         model=pick("llm_model", "PRDIGEST_LLM_MODEL", "model") or None,
         api_key=os.environ.get("OPENAI_API_KEY") or None,
-        context_tokens=number(
-            pick("llm_context", None, "context"), "llm context", int, DEFAULT_CONTEXT, MIN_CONTEXT
-        ),
-        concurrency=number(
-            pick("llm_concurrency", None, "concurrency"), "llm concurrency", int, 2, 1
-        ),
-        timeout=number(pick("llm_timeout", None, "timeout"), "llm timeout", float, None, 0.01),
-        max_retries=number(
-            pick("llm_max_retries", None, "max_retries"), "llm max_retries", int, 3, 0
-        ),
-        backoff=number(pick("llm_backoff", None, "backoff"), "llm backoff", float, 1.0, 0),
-        temperature=number(
-            pick("llm_temperature", None, "temperature"), "llm temperature", float, 0.0, 0
-        ),
+        context_tokens=setting("context", DEFAULT_CONTEXT),
+        concurrency=setting("concurrency", 2),
+        timeout=setting("timeout", None, float),
+        max_retries=setting("max_retries", 3),
+        backoff=setting("backoff", 1.0, float),
+        temperature=setting("temperature", 0.0, float),
         strict=bool(options.get("llm_strict") or section.get("strict", False)),
         refresh=bool(options.get("llm_refresh")),
         prompts_dir=prompts_dir,
