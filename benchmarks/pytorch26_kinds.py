@@ -185,7 +185,9 @@ def find_seed(given: Path | None) -> Path | None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=Path, help=f"the release notes (default: {SEEDS}/{SEED_GLOB})")
+    parser.add_argument(
+        "--seed", type=Path, help=f"the release notes (default: {SEEDS}/{SEED_GLOB})"
+    )
     parser.add_argument("--labels", type=Path, help="keep the labels CSV here")
     parser.add_argument("--profile", default="pytorch")
     parser.add_argument("--list", action="store_true", help="print the entries read, and stop")
