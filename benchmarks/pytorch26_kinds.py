@@ -11,8 +11,8 @@ file has; Highlights are not a kind). An entry is
   torch.load to weights_only (#137602, …)"); a `###` without links is a module heading
   ("### Python Frontend"), and the bullets under an entry heading are its description;
 - a bullet that carries PR links, or a top-level bullet none of whose sub-bullets carry
-  links ("AOTInductor: ABI-compatible mode code generation."); a bullet whose sub-bullets
-  carry links is a group ("c10d"), its sub-bullets the entries.
+  links (one entry of New features has none); a bullet whose sub-bullets carry links is a
+  group (a component's name), its sub-bullets the entries.
 
 The entry's title is its text before its first PR link (what follows is the note's
 explanation), of a bullet only the first sentence (the rest explains it), links reduced
@@ -160,7 +160,7 @@ def _parent(block: list[_Bullet], indent: int) -> _Bullet | None:
 
 def _bullet_entries(bullet: _Bullet, kind: str, module: str) -> list[Entry]:
     linked_children = any(_PR_LINK.search(child.text) for child in bullet.children)
-    if linked_children and not _PR_LINK.search(bullet.text):  # a group ("c10d")
+    if linked_children and not _PR_LINK.search(bullet.text):  # a group: a component's name
         found: list[Entry] = []
         for child in bullet.children:
             found.extend(_bullet_entries(child, kind, module))

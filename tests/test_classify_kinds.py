@@ -64,6 +64,7 @@ UNCHANGED = [
     ("Update the documentation of `DataLoader`", "docs"),
     ("Delete the `rowwise_scaled` kernels and APIs", "improvements"),
     ("Remove the fusion option of `compile_model`", "improvements"),
+    ("Mark the composable quantizer APIs experimental", "improvements"),
 ]
 
 
