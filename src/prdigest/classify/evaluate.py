@@ -235,6 +235,9 @@ def report(
     topic_pairs = [(o.gold_topic, o.kind) for o in results if o.gold_topic is not None]
     if topic_pairs:
         lines += [""] + table("topic", topic_pairs)
+        lines += ["", "main topic confusions (true → predicted):"] + (
+            confusions(topic_pairs) or ["  none"]
+        )
     category, no_skip, topic = accuracies(results)
     lines += [
         "",
