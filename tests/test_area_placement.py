@@ -79,9 +79,9 @@ def test_a_pr_is_filed_where_most_of_its_lines_land(tmp_path: Path) -> None:
 
 def test_build_and_test_only_prs_are_filed_by_what_they_are_about(tmp_path: Path) -> None:
     """Build files only (a visibility cleanup across the tree) are the build's, even where
-    one component's directory holds them, and docs only the docs'; tests of one component
-    are that component's, tests of several the shared test area's; a title tag still
-    decides."""
+    one component's directory holds them, and docs only the docs'; tests only, of one
+    component or several, are filed with CI and the build (the readers' "CI and tests":
+    one section for the week's plumbing); a title tag still decides."""
     areas = areas_of(
         tmp_path,
         "pytorch/executorch",
@@ -121,8 +121,8 @@ def test_build_and_test_only_prs_are_filed_by_what_they_are_about(tmp_path: Path
         "  lost: Kernels (the changed paths): owns only CI or build files of this PR: those"
         " count for the build area, and only when nothing else changed\n" in explained.stdout
     )
-    assert areas[204] == "Testing"
-    assert areas[205] == areas[207] == "Runtime"
+    assert areas[204] == areas[205] == "Build/CI"  # tests only: no component's news
+    assert areas[207] == "Runtime"
     assert areas[206] == areas[209] == "Backends: Arm"
     assert areas[208] == "Docs"  # docs only, no tag: the docs' (it was the LLM example's)
 
@@ -213,3 +213,146 @@ def test_generic_benchmarks_of_a_component_are_the_component_s(tmp_path: Path) -
     areas = areas_of(tmp_path, "acme/quantkit", prs, "--profile", "generic")
     assert areas[620] == areas[600] == "Float8"
     assert areas[630] == areas[610] == "MX"
+
+
+def test_tests_only_are_filed_with_ci_unless_the_title_names_the_component(
+    tmp_path: Path,
+) -> None:
+    """A PR of tests only (a flaky test fixed, a test enabled, Android's instrumented
+    tests) is the week's CI and tests work, whichever component's directory holds the
+    tests: filed with CI, not as that component's news. A title naming the component
+    still decides, and tests beside code stay the code's however many lines they have."""
+    areas = areas_of(
+        tmp_path,
+        "pytorch/executorch",
+        [
+            (701, "Enable an inspector test", [("devtools/inspector/tests/inspector_test.py", 27)]),
+            (702, "Arm backend: fix a flaky test", [("backends/arm/test/ops/test_add.py", 9)]),
+            (
+                703,
+                "Fix Android emulator CI test file permission error",
+                [
+                    (
+                        "extension/android/executorch_android/src/androidTest/java/org/"
+                        "pytorch/executorch/ModuleE2ETest.kt",
+                        6,
+                    )
+                ],
+            ),
+            (704, "Bump the CI image", [(".ci/docker/common/install_base.sh", 4)]),
+            (
+                705,
+                "Fix the method loader",
+                [
+                    ("runtime/executor/method.cpp", 5),
+                    ("runtime/executor/test/method_test.cpp", 40),
+                ],
+            ),
+        ],
+    )
+    assert areas[701] == areas[703] == areas[704] == "Build/CI"
+    assert areas[702] == "Backends: Arm"
+    assert areas[705] == "Runtime"
+
+
+def test_the_generic_profile_files_tests_only_with_ci(tmp_path: Path) -> None:
+    """An unknown repository: tests only, under `test/<component>/` mirroring the code,
+    go with CI (one plumbing area, not "Tests" beside "Build/CI"); tests beside code are
+    the component's."""
+    pkg = "quantkit/prototype"
+    prs = [(800 + i, f"mx: cast {i}", [(f"{pkg}/mx_formats/c{i}.py", 10)]) for i in range(3)]
+    prs += [(810 + i, f"moe: tune {i}", [(f"{pkg}/moe_training/m{i}.py", 10)]) for i in range(3)]
+    prs += [
+        (820, "Fix a flaky cast test", [("test/prototype/mx_formats/test_cast.py", 12)]),
+        (821, "Pin the CI runner", [(".github/workflows/test.yml", 3)]),
+        (
+            822,
+            "Fix the cast's rounding",
+            [(f"{pkg}/mx_formats/c0.py", 2), ("test/prototype/mx_formats/test_cast.py", 30)],
+        ),
+    ]
+    areas = areas_of(tmp_path, "acme/quantkit", prs, "--profile", "generic")
+    assert areas[820] == areas[821] == "Build/CI"
+    assert areas[822] == areas[800] == "Prototype: MX Formats"
+
+
+def test_a_component_named_beside_docs_keeps_its_own_readme(tmp_path: Path) -> None:
+    """`[mxfp8 moe training] readme updates: …` on the MoE training README names two
+    areas, MoE Training and Docs: the component whose directory holds the file is the
+    subject (it was filed under Docs). The repository's own README stays the docs'."""
+    areas = areas_of(
+        tmp_path,
+        "pytorch/ao",
+        [
+            (
+                901,
+                "[mxfp8 moe training] readme updates: add table of contents",
+                [("torchao/prototype/moe_training/README.md", 124)],
+            ),
+            (902, "readme updates: recommended workflows", [("README.md", 44)]),
+        ],
+    )
+    assert areas[901] == "MoE Training"
+    assert areas[902] == "Docs"
+
+
+def test_a_claude_tag_says_who_wrote_it_not_where(tmp_path: Path) -> None:
+    """`[claude]` marks a PR written with an assistant, not CI work: the kernels it
+    changes decide (it was filed under CI/Build)."""
+    areas = areas_of(
+        tmp_path,
+        "pytorch/ao",
+        [
+            (
+                903,
+                "[claude] Make rowwise_scaled_linear_sparse_cutlass ABI stable",
+                [
+                    ("torchao/csrc/cuda/rowwise_scaled_linear_sparse_cutlass/kernel.cuh", 347),
+                    ("setup.py", 82),
+                ],
+            )
+        ],
+    )
+    assert areas[903] == "Kernels / CUTLASS"
+
+
+def test_generic_areas_of_one_component_are_one_area(tmp_path: Path) -> None:
+    """`<pkg>/prototype/quantization` beside `<pkg>/quantization` is the prototype half of
+    one component: one Quantization area (not "Prototype: Quantization" beside it), while
+    `quantization/pt2e` keeps its own; `quantization/quantize_` is no area of its own
+    ("Quantization: Quantize"); `benchmarks/mx` benchmarks `<pkg>/prototype/mx`."""
+    pkg = "quantkit"
+    prs = [
+        (1000 + i, f"pt2e: fix {i}", [(f"{pkg}/quantization/pt2e/p{i}.py", 10)]) for i in range(3)
+    ]
+    prs += [
+        (1010 + i, f"qat: fix {i}", [(f"{pkg}/quantization/qat/q{i}.py", 10)]) for i in range(3)
+    ]
+    prs += [
+        (1020 + i, f"int4: fix {i}", [(f"{pkg}/quantization/quantize_/w{i}.py", 10)])
+        for i in range(3)
+    ]
+    prs += [
+        (1030 + i, f"static quant {i}", [(f"{pkg}/prototype/quantization/s{i}.py", 10)])
+        for i in range(3)
+    ]
+    prs += [(1040 + i, f"mx: cast {i}", [(f"{pkg}/prototype/mx/c{i}.py", 10)]) for i in range(3)]
+    prs += [(1050 + i, f"bench mx {i}", [(f"benchmarks/mx/b{i}.py", 10)]) for i in range(3)]
+    prs += [(1060 + i, f"dashboard {i}", [(f"benchmarks/dashboard/d{i}.py", 10)]) for i in range(3)]
+    prs += [
+        (
+            1070,
+            "Move the static config out of prototype",
+            [
+                (f"{pkg}/quantization/quantize_/w0.py", 10),
+                (f"{pkg}/prototype/quantization/s0.py", 10),
+                (f"{pkg}/quantization/pt2e/p0.py", 15),
+            ],
+        )
+    ]
+    areas = areas_of(tmp_path, "acme/quantkit", prs, "--profile", "generic")
+    assert areas[1070] == "Quantization"  # its two halves hold most of the lines
+    assert areas[1000] == "Quantization: PT2E"
+    assert areas[1010] == "Quantization: QAT"
+    assert areas[1020] == areas[1030] == "Quantization"
+    assert areas[1040] == areas[1050] == "Prototype: MX"

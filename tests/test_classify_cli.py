@@ -220,7 +220,7 @@ def test_explain_says_which_rule_won_and_why_the_others_lost(
     assert "  lost: Swizzle (the changed paths): owns less of the change (22% against 73%)" in out
     assert "  lost: Core (the changed paths): owns less of the change (6% against 73%)" in out
     assert (
-        "  lost: Tests (the changed paths): a fallback area (tests, docs, CI, build): its"
+        "  lost: Build/CI (the changed paths): a fallback area (tests, docs, CI, build): its"
         " files decide only when the PR changes nothing else" in out
     )
     store = open_store(db)

@@ -347,13 +347,26 @@ def test_generic_profile_mirrors_tests_onto_components(ao_prs: list[PullRequest]
     areas = Counter(result.area for result in results)
     assert areas["Other"] / len(ao_prs) < 0.01
     assert areas["Prototype: MX Formats"] > 100 and areas["Prototype: MoE Training"] > 100
-    # A PR touching only test/prototype/mx_formats goes to the component, not to "Tests".
-    test_only = [
-        (pr, result)
+    # A PR changing MX code and its tests under test/prototype/mx_formats is the
+    # component's, whichever has more lines; one of tests only is filed with CI.
+    mx = ("test/prototype/mx_formats/", "torchao/prototype/mx_formats/")
+    both = [
+        result
         for pr, result in zip(ao_prs, results, strict=True)
-        if pr.files and all(f.path.startswith("test/prototype/mx_formats/") for f in pr.files)
+        if pr.files
+        and all(f.path.startswith(mx) and f.path.endswith(".py") for f in pr.files)
+        and {f.path.startswith(mx[0]) for f in pr.files} == {True, False}
+        and sum(f.additions + f.deletions for f in pr.files if f.path.startswith(mx[0]))
+        > sum(f.additions + f.deletions for f in pr.files if f.path.startswith(mx[1]))
     ]
-    assert test_only and all(result.area == "Prototype: MX Formats" for _, result in test_only)
+    assert both and all(result.area == "Prototype: MX Formats" for result in both)
+    test_only = [
+        result
+        for pr, result in zip(ao_prs, results, strict=True)
+        if pr.files and all(f.path.startswith(mx[0]) for f in pr.files)
+    ]
+    by_paths = [r for r in test_only if r.area_rule.endswith("/paths")]
+    assert by_paths and all(result.area == "Build/CI" for result in by_paths)
 
 
 def test_generic_profile_on_a_small_window(executorch_prs: list[PullRequest]) -> None:

@@ -185,3 +185,48 @@ def test_a_lead_says_its_subject_once() -> None:
         "Parakeet for Metal backend enabled"
     )
     assert what_it_does("enable ep=1", "mxfp8 moe") == "mxfp8 moe: ep=1 enabled"
+
+
+def _section(markdown: str, heading: str) -> str:
+    return markdown.split(f". {heading}\n", 1)[1].split("\n### ", 1)[0].split("\n**Also, one")[0]
+
+
+def test_a_section_never_folds_a_big_change_or_a_measured_result(tmp_path: Path) -> None:
+    """An area tells its strongest themes and counts the rest ("Also: N more PRs"), but
+    never folds a thousand lines of library code (a move of six workflows, issue 19's
+    "biggest change buried") nor a stated result; an area of tests and CI tells one theme:
+    plumbing is no week's news."""
+    quant = [
+        _record(401, "Add int4 weight-only config", {"engine/quant/int4.py": 200}),
+        _record(402, "Add int8 dynamic config", {"engine/quant/int8.py": 180}),
+        _record(
+            403,
+            "Move six workflows to prototype",
+            {"engine/quant/workflows_a.py": 600, "engine/prototype/workflows_b.py": 550},
+        ),
+        _record(
+            404,
+            "Tune the quant cache",
+            {"engine/quant/cache.py": 20},
+            body="This makes quantize 1.5x faster on large models.",
+        ),
+        _record(405, "Fix a typo in quant", {"engine/quant/api.py": 1}),
+        _record(406, "Rename a quant helper", {"engine/quant/helpers.py": 6}),
+    ]
+    plumbing = [
+        _record(410, "Fix a flaky scheduler test", {"tests/scheduler/test_queue.py": 12}),
+        _record(411, "Skip a slow solver test", {"tests/solver/test_slow.py": 4}),
+        _record(412, "Pin the CI image", {".github/workflows/ci.yml": 3}),
+        _record(413, "Add a test for the allocator", {"tests/memory/test_alloc.py": 40}),
+    ]
+    fixes = [
+        _record(420, "Fix the scheduler's queue order", {"engine/scheduler/queue.py": 12}),
+        _record(421, "Fix a leak in the allocator", {"engine/memory/allocator.cpp": 8}),
+    ]
+    markdown, context = _digest(tmp_path, [*quant, *plumbing, *fixes])
+    assert {context["prs"][str(n)]["area"] for n in (410, 411, 412, 413)} == {"Build/CI"}
+    told = {int(n) for n in _CITED.findall(_section(markdown, "Quant"))}
+    assert {401, 402, 403, 404} <= told
+    assert "1.5x faster" in _section(markdown, "Quant")
+    ci = _section(markdown, "Build/CI")
+    assert len(_CITED.findall(ci)) == 1 and "**Also:** 3 more PRs." in ci

@@ -116,7 +116,7 @@ def title_of(line: str) -> str:
 
 
 _OPENING = {"add", "adds", "fix", "enable", "use", "support", "introduce", "make", "improve"}
-_JOINING = {"for", "to", "of", "in", "on", "the", "a", "and", "with", "via"}
+_JOINING = {"for", "to", "of", "in", "on", "the", "a", "and", "with", "via", "is", "are"}
 
 
 def name_of(title: str) -> str:

@@ -83,8 +83,17 @@ def build_context(
         members = by_area[area]
         guests = [it for it in prs if homes.get(id(it)) == area and it.cls.area != area]
         away = told | {id(it) for it in members if homes.get(id(it), area) != area}
+        said = {id(it): {r["kind"] for r in notes[id(it)].reasons} for it in members + guests}
+        internal = sum("internal" in said[id(it)] for it in members)
+        keep = {key for key, kinds in said.items() if kinds & {"size", "measured"}}
         themes = area_themes(
-            members + guests, idf, theme_limit(len(members)), area, spelling, told=away
+            members + guests,
+            idf,
+            theme_limit(len(members), internal),
+            area,
+            spelling,
+            told=away,
+            keep=keep,
         )
         for theme in themes:
             for m in theme.members:

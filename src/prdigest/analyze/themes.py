@@ -89,7 +89,11 @@ def series_homes(items: Sequence[Item]) -> dict[int, str]:
     return homes
 
 
-def theme_limit(count: int) -> int:
+def theme_limit(count: int, internal: int = 0) -> int:
+    """Themes an area of `count` PRs tells; one when `internal` of them (tests, CI, docs,
+    build) are most of it: a reader skims plumbing, it is no week's news."""
+    if count >= 3 and internal * 3 >= count * 2:
+        return 1
     if count >= 25:
         return 4
     if count >= 12:
@@ -106,10 +110,14 @@ def area_themes(
     area: str = "",
     spelling: Spelling = HAND_KEPT,
     told: Collection[int] = (),
+    keep: Collection[int] = (),
 ) -> list[Theme]:
     """Up to `limit` themes for one area's PRs, named with the repository's `spelling`.
     Reverts, relands and reverted PRs are no highlight: the digest reports them apart; nor
-    are the PRs (by `id`) in `told`, which the digest tells as news."""
+    are the PRs (by `id`) in `told`, which the digest tells as news. A PR to `keep` (by
+    `id`: a thousand lines of library code, a stated result) no theme holds is told on its
+    own past the limit: the week's biggest changes and its measured results are never an
+    "Also: N more PRs"."""
     pool = [
         it
         for it in items
@@ -136,9 +144,11 @@ def area_themes(
         themes.append(_make_theme(cand, [pool[i] for i in members], idf, area, spelling))
         free -= set(members)
     singles = sorted((pool[i] for i in free), key=lambda it: (-it.score, it.number or 0))
-    for item in singles[: max(0, limit - len(themes))]:
-        single = Candidate("single", "", "", frozenset(), 1.0)
-        themes.append(_make_theme(single, [item], idf, area, spelling))
+    room = max(0, limit - len(themes))
+    for position, item in enumerate(singles):
+        if position < room or id(item) in keep:
+            single = Candidate("single", "", "", frozenset(), 1.0)
+            themes.append(_make_theme(single, [item], idf, area, spelling))
     return themes
 
 

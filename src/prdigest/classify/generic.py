@@ -23,6 +23,7 @@ Deterministic: the same PRs (and spelling) give the same areas.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Sequence
 
@@ -39,6 +40,7 @@ from .layout import (
     MIRROR_DIRS,
     ORIGIN,
     TEST_DIRS,
+    TRIAL_DIRS,
     fallback_rules,
     is_plumbing,
 )
@@ -122,6 +124,11 @@ def derive_areas(prs: Sequence[PullRequest], spelling: Spelling | None = None) -
     for key in keys:
         if any(other[:-1] == key for other in keys):
             named[key] = key[-1:]  # `<pkg>/models/` beside `Models: Llama`: the family's own
+    # `<pkg>/prototype/quantization` beside `<pkg>/quantization`: the prototype half of the
+    # same component, one area ("Prototype: Quantization" split one subject in two)
+    for key, parts in stripped.items():
+        if len(parts) == 2 and parts[0] in TRIAL_DIRS and parts[1:] in mirrored:
+            named[key] = parts[1:]
     mirror_roots = sorted(d for d in MIRROR_DIRS if (d,) in touches)
     names = _names(keys, named, spelling)
     leaf_counts = Counter(key[-1] for key in keys)
@@ -139,13 +146,16 @@ def derive_areas(prs: Sequence[PullRequest], spelling: Spelling | None = None) -
         tags = [normalize_tag(key[-1])] if leaf_counts[key[-1]] == 1 and len(key[-1]) >= 3 else []
         rules.append(_rule(names[key], f"Changes under {path}/", globs, tags))
     rules += _root_file_rules(prs, package_roots, total, mirror_roots, spelling)
-    return _merge_same_names(rules)
+    # Keys that pretty-print alike (`src/foo`, `foo`) keep their own rules, each at its place
+    # in the first-match order; the engine counts their files for one area.
+    return rules
 
 
 def _examples_of(keys: list[tuple[str, ...]]) -> dict[tuple[str, ...], tuple[str, ...]]:
-    """Component key → the key of its examples (`backends/arm` → `examples/arm`): an
-    examples directory named like exactly one other area's directory."""
-    is_example = {key: key[0] in EXAMPLE_DIRS for key in keys}
+    """Component key → the key of its examples (`backends/arm` → `examples/arm`) or
+    benchmarks (`<pkg>/prototype/mx_formats` → `benchmarks/mx_formats`): an examples or
+    benchmarks directory named like exactly one other area's directory."""
+    is_example = {key: key[0] in EXAMPLE_DIRS or key[0] in MIRROR_DIRS for key in keys}
     leaves = Counter(key[-1] for key in keys if not is_example[key])
     component = {key[-1]: key for key in keys if not is_example[key] and leaves[key[-1]] == 1}
     found: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -270,7 +280,9 @@ def _choose_keys(
         big = [
             k
             for k in children
-            if touches[k] >= max(MIN_CHILD_PRS, MIN_CHILD_SHARE * total) and not is_plumbing(k[-1])
+            if touches[k] >= max(MIN_CHILD_PRS, MIN_CHILD_SHARE * total)
+            and not is_plumbing(k[-1])
+            and not _names_its_parent(k)
         ]
         if key in roots:  # never an area itself: all its subdirectories are
             pending.extend(k for k in children if not k[-1].startswith((".", "__")))
@@ -295,6 +307,19 @@ def _choose_keys(
         else:
             keys.append(key)
     return keys
+
+
+def _names_its_parent(key: tuple[str, ...]) -> bool:
+    """`quantization/quantize_`, `kernels/kernel`: a child named by its parent's own word is
+    the parent's core, no area beside it ("Quantization: Quantize" says nothing more)."""
+    if len(key) < 2:
+        return False
+    child, parent = squash(key[-1]), squash(key[-2])
+    shorter = min(len(child), len(parent))
+    if shorter < 4:
+        return False
+    common = len(os.path.commonprefix([child, parent]))
+    return common >= shorter - 1
 
 
 def _strip_root(key: tuple[str, ...], roots: set[tuple[str, ...]]) -> tuple[str, ...]:
@@ -327,27 +352,3 @@ def _pretty(part: str, spelling: Spelling) -> str:
     if any(c.isupper() for c in part):
         return part  # the directory's own capitals: already a spelling
     return spelling.name(part)
-
-
-def _merge_same_names(rules: list[AreaRule]) -> list[AreaRule]:
-    """Two keys that pretty-print alike (`src/foo`, `foo`) become one area."""
-    merged: dict[str, AreaRule] = {}
-    order: list[str] = []
-    for rule in rules:
-        if rule.name in merged:
-            old = merged[rule.name]
-            globs = old.path_globs + rule.path_globs
-            merged[rule.name] = AreaRule(
-                rule.name,
-                ORIGIN,
-                old.description,
-                old.labels,
-                old.title_tags | rule.title_tags,
-                (),
-                compile_globs(globs),
-                globs,
-            )
-        else:
-            merged[rule.name] = rule
-            order.append(rule.name)
-    return [merged[name] for name in order]

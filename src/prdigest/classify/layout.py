@@ -23,10 +23,12 @@ BUILD_DIRS = frozenset(
     ).split()
 )
 DOC_DIRS = frozenset(("doc docs documentation notebooks site tutorial tutorials website").split())
-TEST_DIRS = frozenset(("__tests__ e2e spec specs test testing tests").split())
+TEST_DIRS = frozenset(("__tests__ androidTest e2e spec specs test testing tests").split())
 MIRROR_DIRS = frozenset(("bench benchmark benchmarks test tests").split())
 # Examples of a component sit under `examples/<component>/`: they are that component's work.
 EXAMPLE_DIRS = frozenset(("demo demos example examples sample samples").split())
+# Where a component's not-yet-stable half lives (`<pkg>/prototype/<x>` beside `<pkg>/<x>`).
+TRIAL_DIRS = frozenset(("contrib experimental incubator labs prototype prototypes").split())
 CONTAINERS = frozenset(
     (
         "apps backends cmd components contrib crates examples experimental extension "
@@ -58,16 +60,26 @@ FALLBACKS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
         tuple(f"{d}/**" for d in sorted(DOC_DIRS))
         + tuple(f"**/*{ext}" for ext in DOC_EXTENSIONS if ext != ".txt"),
     ),
+    # Tests no component claims are filed with CI and the build: readers keep one section
+    # for a week's plumbing ("CI and tests"), not two thin ones.
     (
-        "Tests",
+        "Build/CI",
         "Test suites and test utilities",
         ("test", "tests", "testing"),
-        ("test/**", "tests/**", "spec/**", "**/test/**", "**/tests/**", "**/__tests__/**"),
+        (
+            "test/**",
+            "tests/**",
+            "spec/**",
+            "**/test/**",
+            "**/tests/**",
+            "**/__tests__/**",
+            "**/androidTest/**",  # Android's instrumented tests (`src/androidTest/`)
+        ),
     ),
 )
 
 
-FALLBACK_NAMES = tuple(name for name, *_ in FALLBACKS)
+FALLBACK_NAMES = tuple(dict.fromkeys(name for name, *_ in FALLBACKS))
 
 
 def is_plumbing(name: str) -> bool:

@@ -114,6 +114,13 @@ class RuleEngine:
         self._path_areas = [i for i, rule in enumerate(self.areas) if rule.paths is not None]
         self._path_cache: dict[str, tuple[int, int]] = {}  # path → (owner, fallback match)
         self._fallback_areas = [i for i in self._path_areas if self.areas[i].fallback]
+        # Rules of one name are one area (`<pkg>/x/` and `<pkg>/prototype/x/`, each at its
+        # own place in the first-match order): their files count for the first rule's index.
+        first_of: dict[str, int] = {}
+        self._same_area = tuple(
+            i if rule.fallback else first_of.setdefault(rule.name, i)
+            for i, rule in enumerate(self.areas)
+        )
         # Fallback areas of tests: such files speak of the component they sit in.
         self._component_bound = frozenset(
             i for i in self._fallback_areas if self.areas[i].title_tags & _COMPONENT_BOUND
@@ -189,10 +196,18 @@ class RuleEngine:
         return None
 
     def _choose_tag(self, candidates: list[tuple[int, str]], vote: PathVote) -> tuple[int, str]:
-        """Several areas named (`[Recipes][CoreML]`): the one owning most of the change; ties → title order."""
+        """Several areas named (`[Recipes][CoreML]`): the one owning most of the change; ties → title order.
+        A component named and owning changed files beats a docs, CI or test area named beside
+        it: `[moe training] readme updates` on the component's README is the component's."""
+
+        def weight(candidate: tuple[int, str]) -> tuple[bool, float]:
+            index = candidate[0]
+            owning = not self.areas[index].fallback and index in vote.owners
+            return owning, vote.scores.get(index, 0.0)
+
         best = candidates[0]
         for candidate in candidates[1:]:
-            if vote.scores.get(candidate[0], 0.0) > vote.scores.get(best[0], 0.0):
+            if weight(candidate) > weight(best):
                 best = candidate
         return best
 
@@ -258,8 +273,6 @@ class RuleEngine:
         if heaviest not in self._component_bound or not weights:
             return PathVote(heaviest, share, owners, {heaviest: share})
         vote = self._tally(weights, owners)
-        if vote.share >= UNAMBIGUOUS_PATHS:
-            return vote
         # Tests of several components: the shared test area's. The components keep their
         # scores: a title tag naming one of them (`[xpu][test]`) still decides.
         return PathVote(heaviest, share, owners, vote.scores)
@@ -284,7 +297,7 @@ class RuleEngine:
         for index in self._path_areas:
             pattern = self.areas[index].paths
             if pattern is not None and pattern.match(path):
-                owner = index
+                owner = self._same_area[index]
                 break
         if owner >= 0 and self.areas[owner].fallback:
             kind = owner  # no earlier fallback matched: it would own the file
