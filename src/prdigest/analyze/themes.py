@@ -141,7 +141,8 @@ def area_themes(
         if best is None:
             break
         _, _, cand, members = best
-        themes.append(_make_theme(cand, [pool[i] for i in members], idf, area, spelling))
+        chosen = [pool[i] for i in members]
+        themes.append(_make_theme(cand, chosen, idf, area, spelling, keep))
         free -= set(members)
     singles = sorted((pool[i] for i in free), key=lambda it: (-it.score, it.number or 0))
     room = max(0, limit - len(themes))
@@ -167,9 +168,14 @@ def _score(cand: Candidate, members: list[Item]) -> float:
 
 
 def _make_theme(
-    cand: Candidate, members: list[Item], idf: dict[str, float], area: str, spelling: Spelling
+    cand: Candidate,
+    members: list[Item],
+    idf: dict[str, float],
+    area: str,
+    spelling: Spelling,
+    keep: Collection[int] = (),
 ) -> Theme:
-    ranked = _representatives(members, idf)
+    ranked = _representatives(members, idf, keep)
     series = cand.kind == "series"
     if series:
         members = sorted(members, key=lambda m: (m.number or 0, m.pr.sha or ""))
@@ -310,8 +316,12 @@ def _off_area(sentence: str, area: str) -> str:
     return sentence
 
 
-def _representatives(members: list[Item], idf: dict[str, float]) -> list[Item]:
-    """Members by centrality (idf-weighted terms shared with the others), then evidence."""
+def _representatives(
+    members: list[Item], idf: dict[str, float], keep: Collection[int] = ()
+) -> list[Item]:
+    """Members by centrality (idf-weighted terms shared with the others), then evidence;
+    a member to `keep` (a big change, a stated result) first: the theme's sentence is made
+    from it, and it is never one of "N more PRs on this theme"."""
     counts: Counter[str] = Counter()
     for m in members:
         counts.update(m.terms)
@@ -324,4 +334,6 @@ def _representatives(members: list[Item], idf: dict[str, float]) -> list[Item]:
     )
     # a PR that states a figure leads: the sentence then describes what the figure measures
     with_figure = [m for m in ranked if m.claims]
-    return with_figure[:1] + [m for m in ranked if m not in with_figure[:1]]
+    kept = sorted((m for m in ranked if id(m) in keep), key=lambda m: -round(m.score, 6))
+    leads = with_figure[:1] + [m for m in kept if m not in with_figure[:1]]
+    return leads + [m for m in ranked if m not in leads]
