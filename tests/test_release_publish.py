@@ -261,3 +261,21 @@ def test_a_deprecation_that_removes_is_told_as_a_removal(
     assert rows[3512]["topic"] == "bc_breaking"
     assert rows[3512]["title"] == "Removed v1 of `IntxWeightOnlyConfig`"
     assert "Removed: `IntxWeightOnlyConfig.layout`." in _entry(markdown, 3512)
+
+
+def test_one_change_made_several_times_is_one_entry_with_its_parts(
+    ao_notes: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    """Three PRs that each remove the v1 of a config are one change, told as PyTorch tells
+    one: a `###` naming the three with all their PRs, then each part with what it removed;
+    entries that only share a verb ("Removed …") stay apart."""
+    markdown, _rows = ao_notes
+    section = _section(markdown, "Backwards Incompatible changes")
+    headings = [line for line in section.splitlines() if line.startswith("### ")]
+    grouped = [h for h in headings if h.startswith("### Removed v1 of ")]
+    assert len(grouped) == 1, headings
+    assert all(f"[#{n}]({_url(n)})" in grouped[0] for n in (3511, 3512, 3654)), grouped[0]
+    for n in (3511, 3512, 3654):
+        assert re.search(rf"^\*\*`[^`]+`\*\* \(\[#{n}\]", section, re.M), n
+    assert sum(f"[#{3720}]" in h for h in headings) == 1  # "Removed old GPTQ …", its own
+    assert not any(f"[#{3720}]" in h and "[#35" in h for h in headings)

@@ -31,6 +31,7 @@ from ..models import Classification, PullRequest
 from .breaking import details, window_of
 from .reverts import RevertOutcome, label
 from .sentences import to_sentence, whole_title
+from .bc_groups import group_breaking
 from .series import draft_leads, range_stacks, series_parts, series_phrase
 from .worksheet import WorksheetRow, accepters, files_cell
 
@@ -282,9 +283,11 @@ def build_context(
             {"name": name, "bullets": [_public(b) for b in modules[name]]}
             for name in module_order(modules)
         ]
-        sections.append(
-            {"kind": kind, "heading": heading, "modules": ordered, "groups": group_modules(ordered)}
-        )
+        section: dict[str, Any] = {"kind": kind, "heading": heading, "modules": ordered}
+        section["groups"] = group_modules(ordered)
+        if kind == BC_BREAKING:  # one change made several times is told once
+            section["entries"] = group_breaking([b for m in ordered for b in m["bullets"]])
+        sections.append(section)
     highlights = _highlights([bullets[sha] for sha in order], prs)
     out = [d for d in decisions if d.lead is None]
     reasons: dict[str, int] = {}
@@ -305,7 +308,14 @@ def build_context(
         "counts": {
             "prs": len(range_shas),
             "in_notes": in_notes,
-            "bullets": len(bullets),
+            # entries as the notes show them: one change made several times is one
+            "bullets": len(bullets)
+            - sum(
+                len(e["parts"]) - 1
+                for sec in sections
+                for e in sec.get("entries", ())
+                if e["parts"]
+            ),
             "out": len(out),
             "out_reasons": dict(sorted(reasons.items())),
             "deleted_rows": deleted,
