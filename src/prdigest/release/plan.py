@@ -28,10 +28,10 @@ from ..kinds import (
     SECTIONS,
 )
 from ..models import Classification, PullRequest
+from .bc_groups import group_breaking
 from .breaking import details, window_of
 from .reverts import RevertOutcome, label
 from .sentences import to_sentence, whole_title
-from .bc_groups import group_breaking
 from .series import draft_leads, range_stacks, series_parts, series_phrase
 from .worksheet import WorksheetRow, accepters, files_cell
 
@@ -279,7 +279,7 @@ def build_context(
         modules: dict[str, list[dict[str, Any]]] = {}
         for bullet in in_kind:
             modules.setdefault(bullet["module"], []).append(bullet)
-        ordered = [
+        ordered: list[dict[str, Any]] = [
             {"name": name, "bullets": [_public(b) for b in modules[name]]}
             for name in module_order(modules)
         ]
