@@ -17,7 +17,8 @@ Metrics (one row per repository, then all):
   calls breaking or deprecation (or lists as unsure).
 - series precision: share of the digest's lines speaking of a series (or part n/m) whose
   cited PRs all lie in one gold series.
-- area F1: pairwise F1 of "same area" between the digest's JSON areas and the gold's.
+- area F1: pairwise F1 of "same area" between the digest's JSON areas and the gold's;
+  printed beside it, the same F1 between each week's two readers (how far people agree).
 - words: median words per digest (links not counted), over the weeks of 6–48 PRs as the
   issue measures it; "words, all weeks" over every gold week.
 """
@@ -186,6 +187,29 @@ def score_week(gold: dict, digest: Digest) -> Tally:
     return tally
 
 
+def readers_agreement(golds: list[dict]) -> dict[str, float]:
+    """Area F1 between each week's two readers (pooled pairs), per repository and all: how
+    far two people who read every PR agree, the ceiling a digest's area F1 can be read
+    against."""
+    pairs: dict[str, list[int]] = {}
+    for gold in golds:
+        first, second = (
+            {int(n): a for n, a in reader["areas"].items()}
+            for reader in list(gold["readers"].values())[:2]
+        )
+        shared = sorted(set(first) & set(second))
+        for name in (gold["repo"], "all"):
+            row = pairs.setdefault(name, [0, 0, 0])
+            for a, b in itertools.combinations(shared, 2):
+                one, two = first[a] == first[b], second[a] == second[b]
+                row[0] += one and two
+                row[1] += one
+                row[2] += two
+    return {
+        name: 2 * tp / (one + two) if one + two else 0.0 for name, (tp, one, two) in pairs.items()
+    }
+
+
 def gold_weeks(folder: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
 
@@ -271,6 +295,11 @@ def main() -> int:
         print(table(per_week) + "\n")
     order = sorted(name for name in totals if name != "all") + ["all"]
     print(table({name: totals[name].row() for name in order}))
+    agreement = readers_agreement(golds)
+    print(
+        "\nThe readers' own agreement on areas (area F1 between each week's two readers): "
+        + ", ".join(f"{name} {agreement[name]:.2f}" for name in order)
+    )
     return 0
 
 
