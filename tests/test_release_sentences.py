@@ -25,6 +25,11 @@ from prdigest.timeutil import window_between
             "Arm backend: Add GLU decomposition pass and test",
             "Added GLU decomposition pass and test",
         ),
+        # a tag in parentheses is a tag (ao's "(prototype) add support for …" kept both)
+        (
+            "(prototype) add support for MXFP8 and MXFP4 QAT",
+            "Added support for MXFP8 and MXFP4 QAT",
+        ),
         ("[ET-VK][ez] Introduce `TextureMetadata` struct", "Introduced `TextureMetadata` struct"),
         (
             "Qualcomm AI Engine Direct - Adding QNN backend support for log2 (#1234)",

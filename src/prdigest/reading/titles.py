@@ -33,6 +33,8 @@ _PR_REF = re.compile(r"\s*\(\s*#\d+\s*\)")
 _TAGS = re.compile(rf"^\s*({LEADING_TAGS})")
 _COLON = re.compile(rf"^\s*({COLON_PREFIX})\s*:\s+(?=\S)")  # `Arm backend: …`, `fix(ci): …`
 _DASH = re.compile(r"^\s*([A-Z][\w.+/]*(?: [\w.+/&]+){0,4}?)\s+-\s+(?=\S)")  # `Qualcomm … - …`
+# A leading `(prototype) …`, `(WIP) …`: a tag in parentheses, a few words before the title.
+_PAREN_TAG = re.compile(r"^\s*\(([A-Za-z][\w\- ]{0,20})\)\s+(?=[A-Za-z`])")
 _LEADING_PART = re.compile(r"(?i)^\s*(\d+\s*/\s*(?:\d+|x|n))\s*:?\s+")  # `1/x: …`
 # Ticket ids and bot words: `[ghstack-poisoned]`, `(fixes #12)`, `D12345678`, `#buildall`.
 _TICKETS = re.compile(
@@ -152,6 +154,10 @@ def _peel(text: str, keep: _Display) -> tuple[str, list[str]]:
         match = _TAGS.match(text)
         if match:
             tags.extend(t.strip() for t in BRACKET_TAG.findall(match.group(1)))
+            text = text[match.end() :]
+        match = _PAREN_TAG.match(text)
+        if match and len(text[match.end() :].split()) >= 2:
+            tags.append(match.group(1).strip())
             text = text[match.end() :]
         match = _COLON.match(text)
         if match and len(text) - match.end() >= 8 and not (keep.code_prefix and _code(match[1])):
