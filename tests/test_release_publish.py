@@ -279,3 +279,41 @@ def test_one_change_made_several_times_is_one_entry_with_its_parts(
         assert re.search(rf"^\*\*`[^`]+`\*\* \(\[#{n}\]", section, re.M), n
     assert sum(f"[#{3720}]" in h for h in headings) == 1  # "Removed old GPTQ …", its own
     assert not any(f"[#{3720}]" in h and "[#35" in h for h in headings)
+
+
+def test_one_change_made_several_times_is_one_bullet(
+    ao_notes: tuple[str, dict[int, dict[str, str]]],
+) -> None:
+    """Four PRs that each add `parameter_name` support to one transform are one bullet
+    naming the four, with the four links (PyTorch's way); bullets that only open alike
+    ("Added support for …", two meaningful words) stay apart."""
+    markdown, _rows = ao_notes
+    bullets = [line for line in markdown.splitlines() if line.startswith("* ")]
+    merged = [b for b in bullets if b.startswith("* Added `parameter_name` support to `_int4")]
+    assert len(merged) == 1, merged
+    assert all(f"[#{n}]({_url(n)})" in merged[0] for n in (3901, 3902, 3904, 3905))
+    assert "`_intx_weight_only_transform`" in merged[0]
+    support = [b for b in bullets if b.startswith("* Added support for ")]
+    assert len(support) >= 2 and all(b.count("[#") == 1 for b in support[:2]), support[:3]
+
+
+def test_a_human_can_undo_a_merge_by_wording_in_the_worksheet(tmp_path: Path) -> None:
+    """The merge is the worksheet's (`merge_into`), so the human who curates it decides:
+    clearing it for one PR makes that PR an entry of its own again."""
+    source = _need(AO_PATCHES)
+    db, sheet = tmp_path / "d.db", tmp_path / "ws.csv"
+    args = ("--db", str(db), "release-notes", "pytorch/ao", "--jsonl", str(source),
+            "--since", "2026-02-01", "--until", "2026-03-31")  # fmt: skip
+    assert run_cli(*args, "--worksheet", str(sheet)).exit_code == 0
+    rows = read_rows(sheet)
+    by_number = {int(r["pr_link"].rsplit("/", 1)[1]): r for r in rows if r["pr_link"]}
+    assert all(by_number[n]["merge_into"] for n in (3902, 3904, 3905))
+    by_number[3905]["merge_into"] = ""
+    write_rows(sheet, rows)
+    result = run_cli(*args, "--apply", str(sheet))
+    assert result.exit_code == 0, result.output
+    bullets = [b for b in result.stdout.splitlines() if "`parameter_name` support to `_in" in b]
+    alone = [b for b in bullets if f"[#3905]({_url(3905)})" in b]
+    assert len(alone) == 1 and alone[0].count("[#") == 1, alone
+    merged = [b for b in bullets if f"[#3901]({_url(3901)})" in b]
+    assert len(merged) == 1 and all(f"[#{n}]" in merged[0] for n in (3902, 3904)), merged

@@ -1,11 +1,13 @@
-"""Backwards incompatible changes told together when they are one change made several
-times, as PyTorch's notes tell them ("Removed deprecated layouts: A, B and C" with the
-PRs of each), instead of six headings that differ in one name.
+"""Entries told together when they are one change made several times, as PyTorch's
+notes tell them: a Backwards Incompatible change "Removed v1 of A, B and C" with the
+PRs of each, instead of three headings that differ in one name; a bullet "Added
+`parameter_name` support to A, B, C and D (#1, #2, #3, #4)" instead of four.
 
-Entries are one change when their sentences open with the same words, two of them at
-least carrying meaning (`Deleted deprecated …`, `Removed v1 of …`; never a bare
-`Removed the …`), and differ only in what follows; a shared ending (`… and related
-code`) is said once.
+Entries are one change when their sentences open with the same words, enough of them
+carrying meaning (two for a breaking change, `Deleted deprecated …`, `Removed v1 of …`,
+never a bare `Removed the …`; three for other entries, where `Added support for …`
+opens unrelated features), and differ only in what follows; a shared ending (`… in pt2e
+quantization`) is said once.
 """
 
 from __future__ import annotations
@@ -18,39 +20,82 @@ from typing import Any
 _FILLER = frozenset(
     "a an the of for to in on and or with from by at as its their this that all some".split()
 )
-_MIN_MEANINGFUL = 2  # words of a shared opening that are not filler
+_BREAKING_OPENING = 2  # words of a shared opening, not filler, that make one change
+_ENTRY_OPENING = 3
 _NAMED = 3  # parts a heading names; the rest are "and N more" (each has its own line)
+_NAMED_IN_BULLET = 5  # a bullet has no lines below it: it names more
 
 
 def group_breaking(bullets: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The section's entries in order; where several make one change, one entry with
-    `parts` (each with its own `label`, links and details) in place of the first."""
+    """The Backwards Incompatible entries in order; where several make one change, one
+    entry with `parts` (each with its own `label`, links and details) in place of the
+    first."""
+    entries: list[dict[str, Any]] = []
+    for group in _groups(bullets, _BREAKING_OPENING):
+        if len(group) < 2:
+            entries.append({**group[0], "parts": []})
+            continue
+        text, middles = _told_once([str(b["text"]).split() for b in group], _NAMED)
+        entries.append(
+            {
+                "text": text,
+                "series": "",
+                "links": [link for b in group for link in b["links"]],
+                "parts": [
+                    {"label": middle, "links": b["links"], "series": "", "details": b["details"]}
+                    for middle, b in zip(middles, group, strict=True)
+                ],
+            }
+        )
+    return entries
+
+
+def entry_opening(sentence: str) -> str:
+    """The opening by which entries are one change made several times (`added
+    `parameter_name` support to`), lowercased; '' when the sentence has none."""
+    return " ".join(_opening(sentence.split(), _ENTRY_OPENING)).lower()
+
+
+def told_together(sentences: Sequence[str]) -> str:
+    """One bullet's sentence for entries that open alike: `Added `parameter_name` support
+    to A, B, C and D`; the first sentence when they do not."""
+    words = [s.split() for s in dict.fromkeys(sentences)]  # a number landed twice: once
+    opening = _opening(words[0], _ENTRY_OPENING)
+    if len(words) < 2 or not opening or not all(_opens_with(w, opening) for w in words):
+        return sentences[0]
+    return _told_once(words, _NAMED_IN_BULLET)[0]
+
+
+def _groups(bullets: Sequence[dict[str, Any]], meaningful: int) -> list[list[dict[str, Any]]]:
+    """The bullets in groups, in order of each group's first; alone, a group of one."""
     words = [str(b["text"]).split() for b in bullets]
     taken: set[int] = set()
-    entries: list[dict[str, Any]] = []
-    for i, bullet in enumerate(bullets):
+    groups: list[list[dict[str, Any]]] = []
+    for i in range(len(bullets)):
         if i in taken:
             continue
-        opening = _opening(words[i])
-        group = [
+        opening = _opening(words[i], meaningful)
+        members = [
             j
             for j in range(i, len(bullets))
             if j not in taken and opening and _opens_with(words[j], opening)
         ]
-        if len(group) < 2:
-            entries.append({**bullet, "parts": []})
-            continue
-        taken.update(group)
-        entries.append(_grouped([bullets[j] for j in group], [words[j] for j in group]))
-    return entries
+        members = members or [i]
+        taken.update(members)
+        groups.append([bullets[j] for j in members])
+    return groups
 
 
-def _opening(words: list[str]) -> list[str]:
-    """The shortest opening with two meaningful words, and at least one word after it."""
-    meaningful = 0
+def _opening(words: list[str], meaningful: int) -> list[str]:
+    """The shortest opening with `meaningful` words that are not filler, with the filler
+    that follows (`Removed v1 of`: "for A" and "to B" are no one change), and at least
+    one word after it."""
+    seen = 0
     for n, word in enumerate(words[:-1], start=1):
-        meaningful += word.lower().strip("`") not in _FILLER
-        if meaningful >= _MIN_MEANINGFUL:
+        seen += word.lower().strip("`") not in _FILLER
+        if seen >= meaningful:
+            while n < len(words) - 1 and words[n].lower() in _FILLER:
+                n += 1
             return words[:n]
     return []
 
@@ -61,23 +106,16 @@ def _opens_with(words: list[str], opening: list[str]) -> bool:
     ]
 
 
-def _grouped(bullets: list[dict[str, Any]], words: list[list[str]]) -> dict[str, Any]:
+def _told_once(words: list[list[str]], named: int) -> tuple[str, list[str]]:
+    """One sentence for sentences that differ in their middles (`Removed v1 of A, B and
+    C`), naming up to `named` of them; and each one's middle."""
     start = _shared_length(words)
     end = _shared_length([list(reversed(w[start:])) for w in words])
     middles = [" ".join(w[start : len(w) - end]) for w in words]
     head = " ".join(words[0][:start])
     tail = " ".join(words[0][len(words[0]) - end :]) if end else ""
-    named = middles[:_NAMED] + ([f"{len(middles) - _NAMED} more"] if len(middles) > _NAMED else [])
-    text = f"{head} {_joined(named)}" + (f" {tail}" if tail else "")
-    return {
-        "text": text,
-        "series": "",
-        "links": [link for b in bullets for link in b["links"]],
-        "parts": [
-            {"label": middle, "links": b["links"], "series": "", "details": b.get("details")}
-            for middle, b in zip(middles, bullets, strict=True)
-        ],
-    }
+    shown = middles[:named] + ([f"{len(middles) - named} more"] if len(middles) > named else [])
+    return f"{head} {_joined(shown)}" + (f" {tail}" if tail else ""), middles
 
 
 def _shared_length(words: list[list[str]]) -> int:

@@ -28,7 +28,7 @@ from ..kinds import (
     SECTIONS,
 )
 from ..models import Classification, PullRequest
-from .bc_groups import group_breaking
+from .bc_groups import group_breaking, told_together
 from .breaking import details, window_of
 from .reverts import RevertOutcome, label
 from .sentences import to_sentence, whole_title
@@ -266,6 +266,12 @@ def build_context(
             bullet["links"].insert(
                 0 if decision.sha == decision.lead else len(bullet["links"]), link
             )
+    for sha in order:  # one change made several times (the worksheet joined them): one sentence
+        shas = bullets[sha]["shas"]
+        if len(shas) > 1 and bullets[sha]["kind"] != BC_BREAKING:
+            bullets[sha]["text"] = told_together(
+                [row_of[s].title.strip() or bullets[sha]["text"] for s in shas]
+            )
     _name_series([bullets[sha] for sha in order], prs, range_shas)
     window = names if names is not None else window_of([prs[sha] for sha in range_shas])
     for sha in order:
@@ -308,20 +314,23 @@ def build_context(
         "counts": {
             "prs": len(range_shas),
             "in_notes": in_notes,
-            # entries as the notes show them: one change made several times is one
-            "bullets": len(bullets)
-            - sum(
-                len(e["parts"]) - 1
-                for sec in sections
-                for e in sec.get("entries", ())
-                if e["parts"]
-            ),
+            "bullets": _shown_entries(sections),
             "out": len(out),
             "out_reasons": dict(sorted(reasons.items())),
             "deleted_rows": deleted,
             "contributors": len(authors),
         },
     }
+
+
+def _shown_entries(sections: Sequence[dict[str, Any]]) -> int:
+    """The entries as the notes show them (one change made several times is one)."""
+    return sum(
+        len(section["entries"])
+        if "entries" in section
+        else sum(len(module["bullets"]) for module in section["modules"])
+        for section in sections
+    )
 
 
 def _name_series(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..kinds import BC_BREAKING
 from ..models import Classification, PullRequest
 from ..reading import (
     Groups,
@@ -25,6 +26,7 @@ from ..reading import (
     stack_numbers,
 )
 from ..reading.patterns import PR_REF
+from .bc_groups import entry_opening
 
 _WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 
@@ -68,6 +70,10 @@ def draft_leads(
         keys = series_evidence(pr, stacks[i])
         if not any(key.startswith("parts:") for key in keys):
             keys.append(f"same:{comparable(sentences[i])}")
+            # one change made several times: `Added `parameter_name` support to A`, `… to B`
+            opening = entry_opening(sentences[i])
+            if opening and c.kind != BC_BREAKING:  # breaking changes keep a paragraph each
+                keys.append(f"opening:{opening}")
         for key in keys:
             groups.join(i, first.setdefault((c.area, c.kind, key), i))
     return [groups.find(i) for i in range(len(prs))]
