@@ -317,3 +317,17 @@ def test_a_human_can_undo_a_merge_by_wording_in_the_worksheet(tmp_path: Path) ->
     assert len(alone) == 1 and alone[0].count("[#") == 1, alone
     merged = [b for b in bullets if f"[#3901]({_url(3901)})" in b]
     assert len(merged) == 1 and all(f"[#{n}]" in merged[0] for n in (3902, 3904)), merged
+
+
+def test_no_highlight_is_something_taken_away(tmp_path: Path) -> None:
+    """The highlights table lists features; "Removed rope fusion option, do automatically
+    on torch compile" (an improvement its PR announces, ao's first quarter) is none."""
+    source = _need(AO_PATCHES)
+    result = run_cli("--db", str(tmp_path / "d.db"), "release-notes", "pytorch/ao",
+                     "--jsonl", str(source), "--since", "2026-01-01", "--until", "2026-03-31")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    table = [
+        row for row in _section(result.stdout, "Highlights").splitlines() if row.startswith("| ")
+    ]
+    assert len(table) >= 4
+    assert not [row for row in table if re.match(r"\| (Removed|Deleted|Dropped|Deprecated) ", row)]

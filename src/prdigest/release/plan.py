@@ -410,6 +410,9 @@ def group_modules(modules: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"name": name, "areas": members} for name, members in groups.items()]
 
 
+_TAKES_AWAY = frozenset({"Removed", "Deleted", "Dropped", "Deprecated", "Reverted"})
+
+
 def _highlights(bullets: list[dict[str, Any]], prs: dict[str, PullRequest]) -> list[dict[str, Any]]:
     """The release's headline changes by the digest's notability (a breaking change or a
     deprecation its PR announces, a stated result, size, kind), then the number of PRs a
@@ -426,6 +429,8 @@ def _highlights(bullets: list[dict[str, Any]], prs: dict[str, PullRequest]) -> l
         candidate = bullet["kind"] in _HIGHLIGHT_KINDS or (
             bullet["kind"] == IMPROVEMENTS and (len(bullet["links"]) > 1 or announced is not None)
         )
+        # what went is no feature to headline ("Removed rope fusion option, …")
+        candidate = candidate and str(bullet["text"]).split(" ", 1)[0] not in _TAKES_AWAY
         if candidate:
             score = best + math.log(len(bullet["links"]))
             scored.append((-round(score, 6), position, bullet))
