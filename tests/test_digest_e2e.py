@@ -64,7 +64,7 @@ def test_every_week_through_the_pipeline(
     for iso in sorted(expected):
         window = iso_week_window(iso)
         first = pipeline.digest(store, repo, window, Config(), writer="deterministic")
-        context, markdown = first.context, first.report.markdown
+        context, markdown = first.context.as_dict(), first.report.markdown
         assert context["counts"]["prs"] == expected[iso], iso
         assert f"totaling {expected[iso]} PR" in markdown, iso
         in_window = {int(n) for n in context["prs"]}

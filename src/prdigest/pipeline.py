@@ -4,7 +4,7 @@ same result as the CLI. No SQL, HTTP or templates: those live in their modules."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,7 @@ from .store.spelling import title_spelling
 from .timeutil import Window, last_complete_week, now
 
 if TYPE_CHECKING:
+    from .analyze import DigestContext
     from .analyze.history import History
     from .analyze.people import People
     from .classify import Profile
@@ -56,7 +57,7 @@ __all__ = [
 @dataclass
 class DigestResult:
     report: Report
-    context: dict[str, Any]
+    context: DigestContext
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # for the closing summary line
     report_id: int | None = None  # as stored
@@ -187,7 +188,7 @@ def build_digest_context(
     config: Config,
     profile_name: str | None = None,
     count_mode: str = "merged",
-) -> dict[str, Any]:
+) -> DigestContext:
     from .analyze import build_context
 
     spelling = title_spelling(store, repo, window)
@@ -195,15 +196,16 @@ def build_digest_context(
         store, repo, window, config, profile_name, count_mode, spelling
     )
     descriptions = {name: profile.area_description(name) for name in profile.area_names()}
-    context = build_context(
+    return build_context(
         repo,
         window,
         pairs,
         previous_pairs,
         area_descriptions=descriptions,
         history=window_history(store, repo, window, [pr for pr, _ in pairs], spelling),
+        count_mode=count_mode,
+        merged_and_opened=merged_and_opened(store, repo, window),
     )
-    return _with_count_mode(store, repo, window, context, count_mode)
 
 
 def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[PullRequest]:
@@ -257,19 +259,18 @@ def people_before(store: Store, repo: str, prs: Sequence[PullRequest], before: d
     return People(mailmap=mailmap, seen=frozenset(Identity(*row) for row in sorted(seen)))
 
 
-def _with_count_mode(
-    store: Store, repo: str, window: Window, context: dict[str, Any], count_mode: str
-) -> dict[str, Any]:
-    """Say which PRs the digest counts; merged and opened side by side when GitHub told us."""
+def merged_and_opened(store: Store, repo: str, window: Window) -> tuple[int, int] | None:
+    """The PRs merged and those opened in the window, side by side, when GitHub told us
+    when they were opened (a digest counts one of them, `--count`)."""
     from .store.github_store import created_between, has_github_data
 
-    context["count_mode"] = count_mode
-    if has_github_data(store, repo):
-        counts = context.setdefault("counts", {})
-        merged = store.merged_between(repo, window.start, window.end)
-        counts["merged"] = sum(pr.number is not None for pr in merged)
-        counts["opened"] = len(created_between(store, repo, window.start, window.end))
-    return context
+    if not has_github_data(store, repo):
+        return None
+    merged = store.merged_between(repo, window.start, window.end)
+    return (
+        sum(pr.number is not None for pr in merged),
+        len(created_between(store, repo, window.start, window.end)),
+    )
 
 
 def digest(
@@ -291,20 +292,20 @@ def digest(
     window = window or default_window(store, repo)
     check_window(store, repo, window, count_mode)
     context = build_digest_context(store, repo, window, config, profile_name, count_mode)
-    markdown, used_writer, warnings, notes = _write(
+    markdown, used_writer, warnings, notes, llm_facts = _write(
         store, window, context, config, writer, llm_options or {}, reporter
     )
+    if llm_facts:  # what the LLM run did, in the report and `--format json`
+        context = replace(context, llm=llm_facts)
     report = Report(
         repo=repo,
         kind="digest",
         window_start=window.first_day.isoformat(),
         window_end=window.last_day.isoformat(),
         writer=used_writer,
-        title=markdown.splitlines()[0].lstrip("# ").strip()
-        if markdown
-        else context.get("title", ""),
+        title=markdown.splitlines()[0].lstrip("# ").strip() if markdown else context.title,
         markdown=markdown,
-        context=context,
+        context=context.as_dict(),
         created_at=now(),
     )
     result = DigestResult(report, context, warnings, notes)
@@ -315,7 +316,7 @@ def keep_digest(store: Store, result: DigestResult) -> DigestResult:
     """Store a written digest (what `site build` publishes), unless the window has no PR:
     a report of nothing is not published (`unstored` then says so). Call it once the
     digest is where it was asked to go: a digest that was not delivered is not stored."""
-    if not result.context.get("counts", {}).get("prs"):
+    if not result.context.counts.prs:
         result.unstored = "not stored: no PR landed in the window, so nothing to publish"
         return result
     result.report_id = store.save_report(result.report)
@@ -325,13 +326,14 @@ def keep_digest(store: Store, result: DigestResult) -> DigestResult:
 def _write(
     store: Store,
     window: Window,
-    context: dict[str, Any],
+    context: DigestContext,
     config: Config,
     writer: str,
     llm_options: dict[str, Any],
     reporter: Reporter,
-) -> tuple[str, str, list[str], list[str]]:
-    """(markdown, the writer that wrote it, warnings, notes for the closing summary)."""
+) -> tuple[str, str, list[str], list[str], dict[str, Any]]:
+    """(markdown, the writer that wrote it, warnings, notes for the closing summary, what
+    the LLM run did)."""
     from .write import llm
     from .write.deterministic import write_digest
 
@@ -341,9 +343,7 @@ def _write(
     if settings is not None:
         from .store.llm_cache import StoredReplies
 
-        texts = llm.pr_texts(store.merged_between(context["repo"], window.start, window.end))
+        texts = llm.pr_texts(store.merged_between(context.repo, window.start, window.end))
         written = llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
-        if written.facts:  # what the LLM run did, in the report and `--format json`
-            context["llm"] = written.facts
-        return written.markdown, written.writer, written.warnings, written.notes
-    return write_digest(context), "deterministic", [], []
+        return written.markdown, written.writer, written.warnings, written.notes, written.facts
+    return write_digest(context), "deterministic", [], [], {}
