@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..analyze.claims import normalize
@@ -18,6 +19,42 @@ from ..errors import TemplateError
 from ..render.markdown import code, inline, plain
 
 _LINK = re.compile(r"\[PR#(\d+)\]\(([^)]*)\)")
+
+
+@dataclass(frozen=True, slots=True)
+class Bullet:
+    """A line of a section, with the lines beneath it."""
+
+    text: str
+    sub: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A headed list of lines: the callout, Reverts and Relands, Week over Week, …"""
+
+    heading: str
+    bullets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SectionText:
+    """A numbered section of the digest as it is rendered."""
+
+    index: int
+    heading: str
+    intro: str
+    bullets: tuple[Bullet, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A row of the Summary Table."""
+
+    category: str
+    component: str
+    focus: str
+    key: str
 
 
 class Ledger:
@@ -66,7 +103,7 @@ _NAMES = 5  # first-time contributors named before "and N more"
 REVERTS_SHOWN = 6  # reverts (and relands of earlier changes) told one by one; the rest counted
 
 
-def reverts(context: DigestContext, ledger: Ledger) -> dict[str, Any] | None:
+def reverts(context: DigestContext, ledger: Ledger) -> Block | None:
     """Reverts, first those not relanded in the window (what is still out), then relands
     of earlier changes; past REVERTS_SHOWN a count line keeps the digest selective."""
     rows = sorted(context.reverts, key=lambda row: row.relanded_by is not None)
@@ -82,7 +119,7 @@ def reverts(context: DigestContext, ledger: Ledger) -> dict[str, Any] | None:
     untold, untold_relands = rows[shown:], relands[room:]
     if untold or untold_relands:
         lines.append(_untold(untold, len(untold_relands)))
-    return {"heading": "Reverts and Relands", "bullets": lines} if lines else None
+    return Block("Reverts and Relands", tuple(lines)) if lines else None
 
 
 def _revert_line(row: Revert, ledger: Ledger) -> str:
@@ -138,7 +175,7 @@ def _untold(rows: list[Revert], relands: int) -> str:
     return f"Also {' and '.join(parts)}; `--format json` lists them all."
 
 
-def trends(context: DigestContext) -> dict[str, Any] | None:
+def trends(context: DigestContext) -> Block | None:
     """The areas that moved, or nothing: the total's movement is the Key Takeaways' to
     tell, and a block repeating it carries nothing."""
     trends = context.trends
@@ -149,7 +186,7 @@ def trends(context: DigestContext) -> dict[str, Any] | None:
         if rows:
             parts = [f"{r.area} {r.previous} → {r.count}" for r in rows[:_MOVES]]
             lines.append(f"**{label}:** {plain('; '.join(parts))}.")
-    return {"heading": "Week over Week", "bullets": lines}
+    return Block("Week over Week", tuple(lines))
 
 
 def first_timers(count: int, context: DigestContext) -> str:
@@ -159,7 +196,7 @@ def first_timers(count: int, context: DigestContext) -> str:
     return plural(count, "first-time contributor") + (f" since {since}" if since else "")
 
 
-def people(context: DigestContext, *, list_pushes: bool = True) -> dict[str, Any] | None:
+def people(context: DigestContext, *, list_pushes: bool = True) -> Block | None:
     """First-time contributors and direct pushes; nothing when there are neither (a bare
     count of authors carries nothing a reader acts on)."""
     counts = context.counts
@@ -184,7 +221,7 @@ def people(context: DigestContext, *, list_pushes: bool = True) -> dict[str, Any
         lines.append(
             f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR), counted apart from the PRs: {shown}{more}."
         )
-    return {"heading": "Contributors", "bullets": lines}
+    return Block("Contributors", tuple(lines))
 
 
 def empty(context: DigestContext, ledger: Ledger) -> dict[str, Any]:
@@ -212,7 +249,7 @@ _PUSHES_SHOWN = 5  # a section's direct pushes, by title; the rest are counted
 _PUSH_SECTIONS = 6  # past this many areas, those with one push share "Other Areas"
 
 
-def _push_sections(pushes: Sequence[DirectPush]) -> list[dict[str, Any]]:
+def _push_sections(pushes: Sequence[DirectPush]) -> list[SectionText]:
     """One section per area of the window's direct pushes, busiest first, each push by its
     title and short sha (a direct push has no PR to link); areas of a single push share a
     last section when there are many."""
@@ -229,7 +266,7 @@ def _push_sections(pushes: Sequence[DirectPush]) -> list[dict[str, Any]]:
         bullets = [_push_line(p) for p in members[:_PUSHES_SHOWN]]
         if len(members) > _PUSHES_SHOWN:
             rest = plural(len(members) - _PUSHES_SHOWN, "more direct push", "more direct pushes")
-            bullets.append({"text": f"**Also:** {rest}.", "sub": []})
+            bullets.append(Bullet(f"**Also:** {rest}."))
         sections.append(
             (plain(area), plural(len(members), "direct push", "direct pushes"), bullets)
         )
@@ -238,14 +275,14 @@ def _push_sections(pushes: Sequence[DirectPush]) -> list[dict[str, Any]]:
         bullets = [_push_line(p, label=area) for area, p in singles]
         sections.append(("Other Areas", intro, bullets))
     return [
-        {"index": i, "heading": heading, "intro": plain(intro), "bullets": bullets}
+        SectionText(i, heading, plain(intro), tuple(bullets))
         for i, (heading, intro, bullets) in enumerate(sections, start=1)
     ]
 
 
-def _push_line(push: DirectPush, label: str = "") -> dict[str, Any]:
+def _push_line(push: DirectPush, label: str = "") -> Bullet:
     text = f"{inline(push.clean_title.rstrip('.'))} ({code(push.sha[:7])})."
-    return {"text": f"**{plain(label)}:** {text}" if label else text, "sub": []}
+    return Bullet(f"**{plain(label)}:** {text}" if label else text)
 
 
 def closing(ledger: Ledger) -> str:

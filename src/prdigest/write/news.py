@@ -13,12 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from ..analyze.context_types import Announced, DigestContext, NewComponent
 from ..analyze.english import plural, sentence_case
 from ..render.markdown import code, inline
-from .digest_blocks import Ledger
+from .digest_blocks import Block, Bullet, Ledger
 
 CALLOUT_HEADING = "Breaking Changes and Deprecations"
 LABELS = {"breaking": "Breaking", "deprecation": "Deprecation", "default": "New default"}
@@ -26,7 +25,7 @@ LEAD_SHOWN = 3  # news items Key Takeaways opens with
 _SIBLINGS_SHOWN = 4
 
 
-def callout(context: DigestContext, ledger: Ledger) -> dict[str, Any] | None:
+def callout(context: DigestContext, ledger: Ledger) -> Block | None:
     """`### Breaking Changes and Deprecations`: every announcement of the window, each
     cited, breaking changes first, then deprecations, then changed defaults. Three or more
     alike (`Delete deprecated X and related code` for six layouts) share one bullet."""
@@ -41,7 +40,7 @@ def callout(context: DigestContext, ledger: Ledger) -> dict[str, Any] | None:
             alike = [row]
         told.update(r.pr for r in alike)
         bullets.append(_announcement(alike, ledger))
-    return {"heading": CALLOUT_HEADING, "bullets": bullets} if bullets else None
+    return Block(CALLOUT_HEADING, tuple(bullets)) if bullets else None
 
 
 MERGED = 3  # announcements alike enough to share a bullet
@@ -132,7 +131,7 @@ def component_bullets(
     areas: Iterable[str] = (),
     *,
     besides: Iterable[str] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Bullet]:
     """A bullet per change that created new components in these `areas` (or, with
     `besides`, in any area but those): "**New `backends/samsung/`:** what the PR says
     (its citation); 74 files." Components made by the same change share its bullet."""
@@ -146,7 +145,7 @@ def component_bullets(
     return [_component_bullet(group, ledger) for group in by_maker.values()]
 
 
-def _component_bullet(group: list[NewComponent], ledger: Ledger) -> dict[str, Any]:
+def _component_bullet(group: list[NewComponent], ledger: Ledger) -> Bullet:
     first = group[0]
     names = [_component_name(c) for c in group]
     listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
@@ -167,7 +166,7 @@ def _component_bullet(group: list[NewComponent], ledger: Ledger) -> dict[str, An
         text += f"; {plural(len(siblings), 'new directory', 'new directories')} ({shown}) with {plural(files, 'file')}"
     else:
         text += f"; {plural(files, 'file')}"
-    return {"text": text + ".", "sub": []}
+    return Bullet(text + ".")
 
 
 def _component_name(component: NewComponent) -> str:

@@ -13,7 +13,6 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from ..analyze.context_types import Area, AreaTheme, DigestContext, Section
 from ..analyze.english import as_clause, plural, sentence_case, verb_base
@@ -26,7 +25,7 @@ from ..analyze.families import (
 )
 from ..kinds import LABELS as _KIND_LABELS
 from ..render.markdown import code, inline, plain, table_cell
-from .digest_blocks import Ledger, more_prs, theme_label
+from .digest_blocks import Bullet, Ledger, SectionText, TableRow, more_prs, theme_label
 from .news import component_bullets
 
 __all__ = ["MIN_SECTION", "citation_budget", "sections"]
@@ -57,7 +56,7 @@ def citation_budget(prs: int) -> int:
 
 def sections(
     context: DigestContext, ledger: Ledger
-) -> tuple[list[dict[str, Any]], list[dict[str, str]], str]:
+) -> tuple[list[SectionText], list[TableRow], str]:
     """The numbered sections, the Summary Table's rows and the tail line of lone PRs."""
     areas = {a.name: a for a in context.areas}
     plan, lone = _without_lone_areas(
@@ -67,8 +66,8 @@ def sections(
     has_previous = bool(context.counts.previous_prs)
     total = context.counts.prs
     budget = citation_budget(total)
-    out: list[dict[str, Any]] = []
-    table: list[dict[str, str]] = []
+    out: list[SectionText] = []
+    table: list[TableRow] = []
     for entry in plan:
         members = [areas[name] for name in entry.areas]
         index = len(out) + 1
@@ -88,13 +87,15 @@ def sections(
         else:
             section = _other_section(entry, members, index, ledger, budget)
             table.append(_other_row(members, ledger))
-            section["bullets"] += news
+            section = replace(section, bullets=section.bullets + tuple(news))
             news = []
-        section["bullets"][:0] = news
-        out.append(section)
+        out.append(replace(section, bullets=(*news, *section.bullets)))
     if out:  # components of an area no section holds (a direct push's) close the last one
         planned = [name for entry in plan for name in entry.areas]
-        out[-1]["bullets"] += component_bullets(context, ledger, besides=planned)
+        last = out[-1]
+        out[-1] = replace(
+            last, bullets=last.bullets + tuple(component_bullets(context, ledger, besides=planned))
+        )
     tail = _tail([areas[name] for name in lone], ledger, budget)
     # the table sums up a week of several sections; for fewer, the headings say it all
     own = sum(entry.kind != "other" for entry in plan)
@@ -225,7 +226,7 @@ def _area_section(
     ledger: Ledger,
     budget: int,
     tiny: bool = False,
-) -> dict[str, Any]:
+) -> SectionText:
     bullets = []
     skipped = 0
     for position, theme in enumerate(area.themes):
@@ -240,14 +241,14 @@ def _area_section(
             skipped += len(theme.members)
     also = _also_bullet(area, ledger, skipped, tiny)
     if also:
-        bullets.append({"text": also, "sub": []})
+        bullets.append(Bullet(also))
     label = _label(area, ledger)
-    return {
-        "index": index,
-        "heading": plain(area.name) if label == area.name else inline(label),
-        "intro": _intro(area.count, area.previous_count, area.kinds, has_previous),
-        "bullets": bullets,
-    }
+    return SectionText(
+        index,
+        plain(area.name) if label == area.name else inline(label),
+        _intro(area.count, area.previous_count, area.kinds, has_previous),
+        tuple(bullets),
+    )
 
 
 def _family_section(
@@ -257,7 +258,7 @@ def _family_section(
     has_previous: bool,
     ledger: Ledger,
     budget: int,
-) -> dict[str, Any]:
+) -> SectionText:
     """A family's members that have no section of their own, one line each (the
     references' "Hardware Backends" holding ROCm, MPS, XPU, CUDA)."""
     kinds: dict[str, int] = {}
@@ -270,22 +271,18 @@ def _family_section(
         chosen = sorted(members, key=lambda a: -_weight(a, ledger))[:_FAMILY_LINES]
         told = [a for a in members if a in chosen]
     bullets = [
-        {
-            "text": _member_line(a, member_name(a.name, entry.family), ledger, budget),
-            "sub": [],
-        }
-        for a in told
+        Bullet(_member_line(a, member_name(a.name, entry.family), ledger, budget)) for a in told
     ]
     rest = [a for a in members if a not in told]
     if rest:  # the smallest members, by name and count: the section stays selective
         listed = ", ".join(f"{member_name(a.name, entry.family)} ({a.count})" for a in rest)
-        bullets.append({"text": f"**Also:** {plain(listed)}.", "sub": []})
-    return {
-        "index": index,
-        "heading": plain(entry.heading),
-        "intro": _intro(entry.count, entry.previous_count, kinds, has_previous, across),
-        "bullets": bullets,
-    }
+        bullets.append(Bullet(f"**Also:** {plain(listed)}."))
+    return SectionText(
+        index,
+        plain(entry.heading),
+        _intro(entry.count, entry.previous_count, kinds, has_previous, across),
+        tuple(bullets),
+    )
 
 
 def _member_line(area: Area, label: str, ledger: Ledger, budget: int) -> str:
@@ -352,7 +349,7 @@ def _unrepeated(sentence: str, label: str) -> str:
 
 def _other_section(
     entry: Section, members: list[Area], index: int, ledger: Ledger, budget: int
-) -> dict[str, Any]:
+) -> SectionText:
     """The short tail: one line per small area, or per family (its members beneath), each
     saying what changed."""
     groups: dict[str, list[Area]] = {}
@@ -361,23 +358,23 @@ def _other_section(
     ordered = sorted(
         groups.values(), key=lambda g: (-sum(a.count for a in g), list(groups.values()).index(g))
     )
-    bullets: list[dict[str, Any]] = []
+    bullets: list[Bullet] = []
     for group in ordered:
         if len(group) == 1:
             line = _member_line(group[0], _label(group[0], ledger), ledger, budget)
-            bullets.append({"text": line, "sub": []})
+            bullets.append(Bullet(line))
             continue
         family = group[0].family or ""
         names = [member_name(a.name, family) for a in group]
         total = sum(a.count for a in group)
         bullets.append(
-            {
-                "text": f"**{plain(family)}** ({plural(total, 'PR')} across {plain(', '.join(names))}):",
-                "sub": [_member_line(a, names[i], ledger, budget) for i, a in enumerate(group)],
-            }
+            Bullet(
+                f"**{plain(family)}** ({plural(total, 'PR')} across {plain(', '.join(names))}):",
+                tuple(_member_line(a, names[i], ledger, budget) for i, a in enumerate(group)),
+            )
         )
     intro = plain(f"{plural(entry.count, 'PR')} across {plural(len(members), 'smaller area')}")
-    return {"index": index, "heading": plain(entry.heading), "intro": intro, "bullets": bullets}
+    return SectionText(index, plain(entry.heading), intro, tuple(bullets))
 
 
 def _intro(
@@ -408,13 +405,13 @@ def _kind_count(kind: str, n: int) -> str:
     return f"{n} {label}"
 
 
-def _theme_bullet(theme: AreaTheme, ledger: Ledger) -> dict[str, Any]:
+def _theme_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
     if theme.points:
         return _points_bullet(theme, ledger)
     return _sentence_bullet(theme, ledger)
 
 
-def _points_bullet(theme: AreaTheme, ledger: Ledger) -> dict[str, Any]:
+def _points_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
     """A theme of distinct changes: one sub-bullet each, cited beside its own words."""
     figures = {f.pr: f for f in theme.figures if ledger.figure_ok(f.text, f.pr)}
     subs = []
@@ -431,10 +428,10 @@ def _points_bullet(theme: AreaTheme, ledger: Ledger) -> dict[str, Any]:
         subs.append(f"{ledger.quote(figure.text, figure.pr)}.")
     total = len(theme.members)
     lead = f"{plural(total, 'PR')}, among them:" if total > len(points) else ""
-    return {"text": f"{theme_label(theme)}{lead}".rstrip(), "sub": subs}
+    return Bullet(f"{theme_label(theme)}{lead}".rstrip(), tuple(subs))
 
 
-def _sentence_bullet(theme: AreaTheme, ledger: Ledger) -> dict[str, Any]:
+def _sentence_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
     # a figure the sentence already states (its title's own words) is not quoted twice
     said = theme.sentence.lower()
     figures = [
@@ -453,10 +450,10 @@ def _sentence_bullet(theme: AreaTheme, ledger: Ledger) -> dict[str, Any]:
     more = theme.more
     if more > 0:
         text += f", plus {more_prs(more, theme)}"
-    return {"text": text + ".", "sub": []}
+    return Bullet(text + ".")
 
 
-def _lead_bullet(theme: AreaTheme, ledger: Ledger) -> dict[str, Any]:
+def _lead_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
     """A theme in one sentence, citing only the PRs that sentence is made from: its first
     point and that point's PR, or its sentence and the PRs it quotes."""
     points = [p for p in theme.points if ledger.has(p.pr)]
@@ -472,7 +469,7 @@ def _lead_bullet(theme: AreaTheme, ledger: Ledger) -> dict[str, Any]:
     others = len(theme.members) - len(leads)
     if others > 0:
         text += f", plus {more_prs(others, theme)}"
-    return {"text": text + ".", "sub": []}
+    return Bullet(text + ".")
 
 
 def _also_bullet(area: Area, ledger: Ledger, skipped: int = 0, tiny: bool = False) -> str:
@@ -509,43 +506,43 @@ def _key_pr(area: Area, ledger: Ledger) -> str:
     return f"#{best}"
 
 
-def _table_row(area: Area, ledger: Ledger) -> dict[str, str]:
+def _table_row(area: Area, ledger: Ledger) -> TableRow:
     category, _, component = area.name.partition(":")
     if not component.strip() and area.top_paths:
         component = ", ".join(code(path) for path, _ in area.top_paths[:2])
     focus = ", ".join(inline(t.topic) for t in area.themes[:3] if t.topic) or "—"
-    return {
-        "category": table_cell(f"**{plain(category.strip())}**"),
-        "component": table_cell(
+    return TableRow(
+        category=table_cell(f"**{plain(category.strip())}**"),
+        component=table_cell(
             component.strip() if "`" in component else plain(component.strip() or category.strip())
         ),
-        "focus": table_cell(focus),
-        "key": _key_pr(area, ledger),
-    }
+        focus=table_cell(focus),
+        key=_key_pr(area, ledger),
+    )
 
 
-def _other_row(areas: list[Area], ledger: Ledger) -> dict[str, str]:
+def _other_row(areas: list[Area], ledger: Ledger) -> TableRow:
     names = [_label(a, ledger) for a in areas[:3]] + (["…"] if len(areas) > 3 else [])
     topics = [a.themes[0].topic for a in areas[:3] if a.themes]
     focus = ", ".join(inline(topic) for topic in topics if topic) or "—"
     key = next((_key_pr(a, ledger) for a in areas if any(t.prs for t in a.themes)), "—")
-    return {
-        "category": "**Other**",
-        "component": table_cell(inline(", ".join(names))),
-        "focus": table_cell(focus),
-        "key": key,
-    }
+    return TableRow(
+        category="**Other**",
+        component=table_cell(inline(", ".join(names))),
+        focus=table_cell(focus),
+        key=key,
+    )
 
 
-def _family_row(entry: Section, members: list[Area], ledger: Ledger) -> dict[str, str]:
+def _family_row(entry: Section, members: list[Area], ledger: Ledger) -> TableRow:
     names = [member_name(a.name, entry.family) for a in members]
     shown = names[:3] + (["…"] if len(names) > 3 else [])
     topics = [a.themes[0].topic for a in members[:3] if a.themes]
     focus = ", ".join(inline(topic) for topic in topics if topic) or "—"
     key = next((_key_pr(a, ledger) for a in members if any(t.prs for t in a.themes)), "—")
-    return {
-        "category": table_cell(f"**{plain(entry.family or entry.heading)}**"),
-        "component": table_cell(plain(", ".join(shown))),
-        "focus": table_cell(focus),
-        "key": key,
-    }
+    return TableRow(
+        category=table_cell(f"**{plain(entry.family or entry.heading)}**"),
+        component=table_cell(plain(", ".join(shown))),
+        focus=table_cell(focus),
+        key=key,
+    )

@@ -90,12 +90,12 @@ def render_digest(
         lines += [notable, ""]
     news = callout(context, ledger)
     if news:
-        lines += [f"### {news['heading']}", *(f"*   {b}" for b in news["bullets"]), ""]
+        lines += [f"### {news.heading}", *(f"*   {b}" for b in news.bullets), ""]
     if plan:
         lines += ["---", ""]
     for index, entry in enumerate(plan, 1):
         members = [by_name[n] for n in entry.areas if by_name[n].count > 0]
-        made = [f"*   {b['text']}" for b in component_bullets(context, ledger, entry.areas)]
+        made = [f"*   {b.text}" for b in component_bullets(context, ledger, entry.areas)]
         lines.append(f"### {index}. {plain(entry.heading)}")
         if entry.kind == "area":
             lines += _area_section(members[0], made, repo, themes, texts, authorship, prs)
@@ -115,7 +115,7 @@ def render_digest(
     planned = [name for entry in plan for name in entry.areas]
     rest = component_bullets(context, ledger, besides=planned)
     if rest and plan:  # components of an area no section holds (a direct push's)
-        lines[-1:-1] = [f"*   {b['text']}" for b in rest]
+        lines[-1:-1] = [f"*   {b.text}" for b in rest]
     lines += _also(context)
     lines += ["---", "", _closing(written, total, authorship.takeaway, tally), ""]
     return Rendered("\n".join(lines), total, written)
