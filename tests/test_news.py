@@ -182,10 +182,10 @@ def test_release_highlights_rank_by_the_same_notability(tmp_path: Path) -> None:
         return [Classification("Core", kinds[pr.number or 0], "r", "k") for pr in batch]
 
     result = release_notes(store, "o/r", Config(), window=WEEK, classifier=classify)
-    highlights = [h["links"][0]["number"] for h in result.context["highlights"]]
+    highlights = [h["links"][0]["number"] for h in result.context.as_dict()["highlights"]]
     # a 30-file feature first, then a feature of its own size; docs are none, and the
     # announced break is a Backwards Incompatible change, which the paragraph points to
     # rather than the features' table (issue 22)
     assert highlights == [10, 13]
-    assert result.context["headline"]["breaking"] == 1
+    assert result.context.as_dict()["headline"]["breaking"] == 1
     store.close()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analyze.announcements import WindowNames
+from ..analyze.context_types import convert
 from ..analyze.families import family_of
 from ..analyze.notability import standalone_score
 from ..analyze.substance import CODE, file_role
@@ -29,6 +30,7 @@ from ..kinds import (
 )
 from ..models import Classification, PullRequest
 from .breaking import details, window_of
+from .release_context import ReleaseContext
 from .reverts import RevertOutcome, label
 from .sentences import to_sentence, whole_title
 from .series import draft_leads, range_stacks, series_parts, series_phrase
@@ -228,9 +230,10 @@ def build_context(
     *,
     short_links: bool,
     names: WindowNames | None = None,
-) -> dict[str, Any]:
-    """The JSON-serialisable context the template renders (and the report stores).
-    `names`: the public names the range's PRs add (read here when not given)."""
+) -> ReleaseContext:
+    """The context the template renders (and the report stores, `as_dict`), typed and
+    frozen once built. `names`: the public names the range's PRs add (read here when not
+    given)."""
     row_of = {row.commit_hash: row for row in rows}
     kind_of = {decision.sha: decision.kind for decision in decisions}
     bullets: dict[str, dict[str, Any]] = {}
@@ -294,24 +297,28 @@ def build_context(
     in_notes = len(decisions) - len(out)
     deleted = len(range_shas) - len(decisions)
     authors = {prs[sha].author for sha in range_shas if prs[sha].author}
-    return {
-        "repo": repo,
-        "title": title,
-        "range": range_info,
-        "short_links": short_links,
-        "highlights": highlights,
-        "headline": _headline(highlights, sections),
-        "sections": sections,
-        "counts": {
-            "prs": len(range_shas),
-            "in_notes": in_notes,
-            "bullets": len(bullets),
-            "out": len(out),
-            "out_reasons": dict(sorted(reasons.items())),
-            "deleted_rows": deleted,
-            "contributors": len(authors),
+    # assembled as plain values, then checked into the types once, complete
+    return convert(
+        {
+            "repo": repo,
+            "title": title,
+            "range": range_info,
+            "short_links": short_links,
+            "highlights": highlights,
+            "headline": _headline(highlights, sections),
+            "sections": sections,
+            "counts": {
+                "prs": len(range_shas),
+                "in_notes": in_notes,
+                "bullets": len(bullets),
+                "out": len(out),
+                "out_reasons": dict(sorted(reasons.items())),
+                "deleted_rows": deleted,
+                "contributors": len(authors),
+            },
         },
-    }
+        ReleaseContext,
+    )
 
 
 def _name_series(
