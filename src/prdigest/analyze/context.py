@@ -21,15 +21,10 @@ from .context_types import (
     DirectPush,
     KeyTakeaways,
     LeadTheme,
-    News,
-    NotabilityFacts,
     PRFacts,
     Quote,
-    Reland,
     Rest,
-    Revert,
     WindowSpan,
-    convert,
 )
 from .families import families, family_of, plan_sections
 from .history import History
@@ -149,8 +144,8 @@ def build_context(
         families=tuple(families(areas)),
         sections=tuple(plan_sections(areas, count_block["prs"])),
         prs=pr_block,
-        reverts=convert(revert_rows, tuple[Revert, ...]),
-        relands=convert(reland_rows, tuple[Reland, ...]),
+        reverts=tuple(revert_rows),
+        relands=tuple(reland_rows),
         claims=tuple(
             Claim(it.number, text) for it in prs if it.number is not None for text in it.claims
         ),
@@ -180,7 +175,7 @@ def build_context(
             ),
         ),
         notable=tuple(ranked(prs, notes, series_members)),
-        news=convert(news(prs, notes, components), News),
+        news=news(prs, notes, components),
         count_mode=count_mode,
     )
 
@@ -284,7 +279,7 @@ def _pr_facts(repo: str, it: Item, theme: str | None, note: Notability) -> PRFac
         labels=tuple(pr.labels),
         merged_at=to_iso(pr.merged_at) if pr.merged_at else None,
         score=it.score,
-        notability=convert(note.as_dict(), NotabilityFacts),
+        notability=note.facts(),
         theme=theme,
         is_revert=it.is_revert,
         is_reland=it.is_reland,
