@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from ..analyze.announcements import WindowNames
 from ..config import Config
@@ -228,7 +227,7 @@ def _digest_classifier(
 
 def _describe(
     window: Window | None, refs: RefRange | None, prs: Sequence[PullRequest]
-) -> tuple[str, str, dict[str, Any]]:
+) -> tuple[str, str, dict[str, str]]:
     """(first day, last day, range description) for the report and the title."""
     if window is not None:
         first, last = window.first_day.isoformat(), window.last_day.isoformat()
