@@ -90,7 +90,7 @@ def measure(store: Store, window: Window, budget: int) -> dict[str, Any]:
     seen = {
         int(n) for b in bodies for n in re.findall(r"^#(\d+) ", b["messages"][1]["content"], re.M)
     }
-    window_prs = {int(n) for n in context["prs"]}
+    window_prs = set(context.prs)
     largest = max(t + int(b.get("max_tokens", 0)) for b, t in zip(bodies, tokens, strict=True))
     baseline = one_prompt_tokens(store, window)
     return {

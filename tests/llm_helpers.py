@@ -18,6 +18,7 @@ import pytest
 from conftest import SHARED_DATA
 from fakes.llm_server import FakeLLMServer, Prompt, good_responder
 from prdigest import pipeline
+from prdigest.analyze import DigestContext
 from prdigest.config import Config
 from prdigest.models import PullRequest
 from prdigest.store import Store, open_store
@@ -93,21 +94,19 @@ def store(template_db: Path, tmp_path: Path) -> Store:
 
 
 @pytest.fixture
-def context(store: Store) -> dict[str, Any]:
+def context(store: Store) -> DigestContext:
     return pipeline.build_digest_context(store, REPO, iso_week_window(WEEK), Config())
 
 
-def window_texts(store: Store, context: dict[str, Any]) -> dict[int, str]:
+def window_texts(store: Store, context: DigestContext) -> dict[int, str]:
     window = iso_week_window(WEEK)
     texts = pr_texts(store.merged_between(REPO, window.start, window.end))
-    return {
-        int(n): f"{t.title}\n{t.raw_body}" for n, t in texts.items() if str(n) in context["prs"]
-    }
+    return {int(n): f"{t.title}\n{t.raw_body}" for n, t in texts.items() if n in context.prs}
 
 
 def write(
     store: Store,
-    context: dict[str, Any],
+    context: DigestContext,
     server: FakeLLMServer,
     reporter: Recorder | None = None,
     config: Config | None = None,
@@ -119,7 +118,7 @@ def write(
 
 def write_with(
     store: Store,
-    context: dict[str, Any],
+    context: DigestContext,
     options: dict[str, Any],
     reporter: Recorder,
     config: Config | None = None,
@@ -131,7 +130,7 @@ def write_with(
 
 def write_full(
     store: Store,
-    context: dict[str, Any],
+    context: DigestContext,
     options: dict[str, Any],
     reporter: Recorder,
     config: Config | None = None,
@@ -144,7 +143,7 @@ def write_full(
     return llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
 
 
-def assert_truthful(markdown: str, store: Store, context: dict[str, Any]) -> None:
+def assert_truthful(markdown: str, store: Store, context: DigestContext) -> None:
     texts = window_texts(store, context)
     assert audit_markdown(markdown, REPO, texts) == []
     cited = {int(n) for n in re.findall(r"\[PR#(\d+)\]", markdown)}

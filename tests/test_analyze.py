@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import FrozenInstanceError
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from digest_weeks import classified, classified_inputs, iso_weeks, load, week
-from prdigest.analyze import build_context
+from prdigest.analyze import DigestContext, build_context
 from prdigest.analyze.claims import find_claims, normalize
 from prdigest.analyze.history import History
 from prdigest.analyze.people import People
@@ -139,7 +140,8 @@ def test_every_claim_in_the_real_data_is_verbatim(executorch_jsonl: Path, ao_jso
 
 
 def _context(path: Path, repo: str, iso: str) -> dict:
-    return build_context(repo, **classified_inputs(classified(str(path), repo, False), week(iso)))
+    built = build_context(repo, **classified_inputs(classified(str(path), repo, False), week(iso)))
+    return built.as_dict()
 
 
 def test_reverts_are_paired_and_reverted_prs_are_no_highlight(executorch_jsonl: Path) -> None:
@@ -269,7 +271,7 @@ def test_first_time_authors_and_duplicate_numbers() -> None:
     items = [(pr(5, "old@x", "a"), cls), (pr(5, "new@x", "b"), cls), (pr(None, "push@x", "c"), cls)]
     window = Window(moment.date(), moment.date())
     known = History(people=People.from_emails({"old@x"}))
-    context = build_context("o/r", window, items, [], history=known)
+    context = build_context("o/r", window, items, [], history=known).as_dict()
     assert context["counts"]["prs"] == 2  # the same number landing twice counts twice
     assert context["prs"]["5"]["landings"] == 2
     assert context["counts"]["direct_pushes"] == 1
@@ -285,7 +287,7 @@ def test_first_time_authors_and_duplicate_numbers() -> None:
 
 
 def test_empty_window_gives_an_empty_context() -> None:
-    context = build_context("o/r", week("2026-W07"), [], [])
+    context = build_context("o/r", week("2026-W07"), [], []).as_dict()
     assert context["counts"]["prs"] == 0 and context["areas"] == [] and context["prs"] == {}
     assert context["title"] == "Analysis of Pull Requests for o/r during 20260209-20260215"
 
@@ -293,7 +295,24 @@ def test_empty_window_gives_an_empty_context() -> None:
 def test_every_week_has_themes_for_its_big_areas(executorch_jsonl: Path) -> None:
     pairs = classified(str(executorch_jsonl), ET, False)
     for iso in iso_weeks([pr for pr, _ in pairs])[::6]:
-        context = build_context(ET, **classified_inputs(pairs, week(iso)))
+        context = build_context(ET, **classified_inputs(pairs, week(iso))).as_dict()
         for area in context["areas"]:
             if area["count"] >= 5:
                 assert area["themes"], (iso, area["name"])
+
+
+def test_the_context_is_typed_frozen_and_round_trips_through_its_json(
+    executorch_jsonl: Path,
+) -> None:
+    """The writers read a `DigestContext` that no stage can edit after it is built; its
+    JSON form (`--format json`, the store) reads back as the same object."""
+    built = build_context(
+        ET, **classified_inputs(classified(str(executorch_jsonl), ET, False), week("2026-W07"))
+    )
+    assert isinstance(built, DigestContext) and isinstance(built.areas, tuple)
+    with pytest.raises(FrozenInstanceError):
+        built.counts.prs = 0  # type: ignore[misc]
+    data = built.as_dict()
+    assert set(data["prs"]) == {str(n) for n in built.prs}
+    assert "llm" not in data and "merged" not in data["counts"]  # only where they were given
+    assert DigestContext.from_dict(json.loads(json.dumps(data))) == built

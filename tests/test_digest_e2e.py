@@ -64,7 +64,7 @@ def test_every_week_through_the_pipeline(
     for iso in sorted(expected):
         window = iso_week_window(iso)
         first = pipeline.digest(store, repo, window, Config(), writer="deterministic")
-        context, markdown = first.context, first.report.markdown
+        context, markdown = first.context.as_dict(), first.report.markdown
         assert context["counts"]["prs"] == expected[iso], iso
         assert f"totaling {expected[iso]} PR" in markdown, iso
         in_window = {int(n) for n in context["prs"]}
@@ -115,3 +115,29 @@ def test_a_digest_from_the_cli_as_a_new_user_would(tmp_path: Path, ao_jsonl: Pat
     assert "digest of acme/widgets" in result.stderr
     as_json = run_cli("digest", "acme/widgets", "--week", "2026-W07", "--format", "json", db=db)
     assert json.loads(as_json.stdout)["counts"]["prs"] == 31
+
+
+def test_a_digest_reads_its_window_from_the_store_once(
+    tmp_path: Path, ao_jsonl: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stored history's span once, and each window's PRs once (the week's and the
+    week before's), however many stages use them: `load_window` hands them down."""
+    db = tmp_path / "s.db"
+    assert run_cli("sync", "pytorch/ao", "--jsonl", str(ao_jsonl), db=db).exit_code == 0
+    store = open_store(str(db))
+    calls: Counter[str] = Counter()
+    store_type = type(store)
+    for name in ("merged_range", "merged_between"):
+        original = getattr(store_type, name)
+
+        def counted(self, *args, _name=name, _original=original):  # type: ignore[no-untyped-def]
+            calls[f"{_name}{args[1:]}"] += 1
+            return _original(self, *args)
+
+        monkeypatch.setattr(store_type, name, counted)
+    result = pipeline.digest(store, "pytorch/ao", None, Config(), writer="deterministic")
+    assert result.context.counts.prs > 0
+    assert sum(n for call, n in calls.items() if call.startswith("merged_range")) == 1, calls
+    windows = [call for call in calls if call.startswith("merged_between")]
+    assert len(windows) == 2 and all(calls[w] == 1 for w in windows), calls
+    store.close()

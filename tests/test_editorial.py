@@ -19,6 +19,7 @@ import pytest
 from editorial import Finding, check_digest
 from editorial_repo import Knowledge, Record, announces_break, new_directories, split_window
 from editorial_sweep import by_rule, cli, product_digests, read_records, sweep, sync, week_start
+from prdigest.analyze.context_types import Area
 
 EXECUTORCH, AO = "pytorch/executorch", "pytorch/ao"
 
@@ -142,9 +143,11 @@ class Week:
         self.knowledge = Knowledge.from_records(repo, history)
 
     def render(self, context: dict[str, Any] | None = None) -> str:
+        """The digest of a (mutated) JSON context, as `--format json` dumps it."""
+        from prdigest.analyze import DigestContext
         from prdigest.write.deterministic import write_digest
 
-        return write_digest(context or self.context)
+        return write_digest(DigestContext.from_dict(context or self.context))
 
     def check(self, markdown: str, rule: str) -> list[Finding]:
         return check_digest(
@@ -203,8 +206,8 @@ def test_mutation_bare_counts_and_empty_colons(
     week = _week(ao_jsonl, AO, "2026-W07", synced)  # its Other Areas lines say what changed
     before = week.check(week.render(), "dangling_bullet")
 
-    def bare(area: dict[str, Any], label: str, ledger: Any, budget: int) -> str:
-        return f"**{label}** ({area['count']} PR{'s' if area['count'] != 1 else ''})."
+    def bare(area: Area, label: str, ledger: Any, budget: int) -> str:
+        return f"**{label}** ({area.count} PR{'s' if area.count != 1 else ''})."
 
     monkeypatch.setattr(sections, "_member_line", bare)  # the writer's lines lose what they say
     context = deepcopy(week.context)
@@ -230,7 +233,7 @@ def test_mutation_other_areas_swallowing_sections(
     monkeypatch.setattr(families, "MIN_SECTION", 10**6)
     monkeypatch.setattr(families, "OTHER_SHARE", 1.0)
     context = deepcopy(w37.context)
-    context["sections"] = families.plan_sections(context["areas"], context["counts"]["prs"])
+    del context["sections"]  # the writer plans them as the analysis would
     markdown = w37.render(context)
     assert _new(share, w37.check(markdown, "other_share")), markdown
     new_groups = _new(groups, w37.check(markdown, "unsectioned_group"))

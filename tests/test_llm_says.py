@@ -101,7 +101,7 @@ def test_the_prompts_examples_cannot_be_mistaken_for_data(store, context):
                 message["content"],
                 flags=re.S,
             )
-            assert not re.search(r"\d{2,}", instructions.replace(context["window"]["label"], ""))
+            assert not re.search(r"\d{2,}", instructions.replace(context.window.label, ""))
     plain = [b for b in server.requests if response_format_of(b) == "plain"]
     assert plain and all(
         "valid against this JSON schema" in b["messages"][0]["content"] for b in plain

@@ -51,10 +51,7 @@ def test_good_answers_give_a_verified_ai_digest_and_a_second_run_costs_nothing(s
     assert markdown.startswith(
         "# AI Analysis of Pull Requests for pytorch/executorch during 20260209-20260215\n"
     )
-    assert (
-        f"totals {context['counts']['prs']} PRs across (1) {context['areas'][0]['name']}"
-        in markdown
-    )
+    assert f"totals {context.counts.prs} PRs across (1) {context.areas[0].name}" in markdown
     # #17375's body prints a sample run's "1049.4s": no result, so the model never sees it
     # (tests/test_llm_news.py: a result the analysis quoted is published, cited)
     assert "1049.4s" not in markdown
@@ -94,7 +91,7 @@ def test_every_request_fits_the_budget_and_every_pr_is_seen(store, context):
         for body in server.requests
         for n in re.findall(r"^#(\d+) ", body["messages"][1]["content"], re.M)
     }
-    assert seen == {int(n) for n in context["prs"]}
+    assert seen == set(context.prs)
     assert_truthful(markdown, store, context)
 
 
@@ -190,7 +187,7 @@ def test_claims_cited_to_the_wrong_pr_are_repaired_or_dropped(store, context):
 
 
 def test_a_theme_citing_another_areas_prs_is_moved_there(store, context):
-    arm = next(a for a in context["areas"] if a["name"] == "Backends: Arm")
+    arm = next(a for a in context.areas if a.name == "Backends: Arm")
 
     def responder(prompt: Prompt) -> str:
         if "LLM" not in prompt.areas:

@@ -9,10 +9,9 @@ import json
 import re
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from prdigest import pipeline
-from prdigest.analyze import build_context
+from prdigest.analyze import DigestContext, build_context
 from prdigest.analyze.history import History
 from prdigest.config import Config
 from prdigest.models import Classification, FileChange, PullRequest
@@ -41,12 +40,17 @@ def _pr(number: int | None, title: str, files: list[str], *, body: str = "", del
     )
 
 
-def _context(prs: list[PullRequest], known: set[str]) -> dict[str, Any]:
+def _context(prs: list[PullRequest], known: set[str]) -> DigestContext:
     qualcomm = Classification("Backends: Qualcomm", "improvements", "r", "k")
     partitioner = Classification("Partitioner", "performance", "r", "k")
     history = History(known_dirs=frozenset(known), first_landed=WEEK.start - timedelta(weeks=40))
     items = [(pr, partitioner if pr.number == 4 else qualcomm) for pr in prs]
     return build_context("o/r", WEEK, items, [], history=history)
+
+
+def _dumped(context: DigestContext) -> DigestContext:
+    """The context through its JSON form and back, as `--format json` dumps it."""
+    return DigestContext.from_dict(json.loads(json.dumps(context.as_dict())))
 
 
 WINDOW = [
@@ -63,7 +67,7 @@ KNOWN = {"backends", "backends/qualcomm", "backends/qualcomm/quantizer"}
 
 
 def test_each_pr_gets_its_reasons_and_the_window_its_news() -> None:
-    context = _context(WINDOW, KNOWN)
+    context = _context(WINDOW, KNOWN).as_dict()
     reasons = {
         n: [r["kind"] for r in pr["notability"]["reasons"]] for n, pr in context["prs"].items()
     }
@@ -114,7 +118,7 @@ def test_the_digest_leads_with_the_news_and_calls_out_every_announcement() -> No
     ]
     section = markdown.split("### 1. Backends: Qualcomm\n", 1)[1].split("\n### ", 1)[0]
     assert "*   **New `backends/qualcomm/recipes/`:** Adds QNN recipes ([PR#3]" in section
-    assert write_digest(json.loads(json.dumps(context))) == markdown
+    assert write_digest(_dumped(context)) == markdown
 
 
 def test_no_news_no_callout_and_takeaways_as_before() -> None:
@@ -124,7 +128,7 @@ def test_no_news_no_callout_and_takeaways_as_before() -> None:
     assert "### Key Takeaways\nThis week's activity centred on" in markdown
     # a directory the history knows is no news either
     known = KNOWN | {"backends/qualcomm/recipes"}
-    assert _context(WINDOW, known)["news"]["new_components"] == []
+    assert _context(WINDOW, known).news.new_components == ()
 
 
 def test_executorch_2025_w37_through_the_pipeline(tmp_path: Path, executorch_jsonl: Path) -> None:
@@ -136,7 +140,7 @@ def test_executorch_2025_w37_through_the_pipeline(tmp_path: Path, executorch_jso
     result = pipeline.digest(
         store, REPO, iso_week_window("2025-W37"), Config(), writer="deterministic"
     )
-    markdown, context = result.report.markdown, result.context
+    markdown, context = result.report.markdown, result.context.as_dict()
     callout = markdown.split("### Breaking Changes and Deprecations\n", 1)[1].split("\n\n", 1)[0]
     assert "**Breaking:** Java `generateFromPos` API removed ([PR#14102]" in callout
     assert "**Deprecation:** Debug buffer in Module deprecated ([PR#14199]" in callout
@@ -152,7 +156,7 @@ def test_executorch_2025_w37_through_the_pipeline(tmp_path: Path, executorch_jso
     made = {c["path"]: c for c in context["news"]["new_components"]}
     assert made["backends/samsung"]["files"] == 74 and made["backends/samsung"]["lead"] == 13677
     assert made["backends/qualcomm/recipes"]["push"] == "598ba46"  # a direct push made it
-    assert write_digest(json.loads(json.dumps(context))) == markdown
+    assert write_digest(_dumped(result.context)) == markdown
     pages = {p.path: p.body.decode() for p in plan_site([], [result.report], site_settings({}))}
     repo = pages["repos/pytorch-executorch.html"]
     assert "Notable in the latest digest" in repo
@@ -178,10 +182,10 @@ def test_release_highlights_rank_by_the_same_notability(tmp_path: Path) -> None:
         return [Classification("Core", kinds[pr.number or 0], "r", "k") for pr in batch]
 
     result = release_notes(store, "o/r", Config(), window=WEEK, classifier=classify)
-    highlights = [h["links"][0]["number"] for h in result.context["highlights"]]
+    highlights = [h["links"][0]["number"] for h in result.context.as_dict()["highlights"]]
     # a 30-file feature first, then a feature of its own size; docs are none, and the
     # announced break is a Backwards Incompatible change, which the paragraph points to
     # rather than the features' table (issue 22)
     assert highlights == [10, 13]
-    assert result.context["headline"]["breaking"] == 1
+    assert result.context.as_dict()["headline"]["breaking"] == 1
     store.close()

@@ -56,7 +56,7 @@ def _context(
     window = Window(datetime(2026, 2, 9).date(), datetime(2026, 2, 15).date())
     people = People(mailmap=mailmap or {}, seen=frozenset(seen))
     items = [(pr, _CLS) for pr in prs]
-    return build_context("o/r", window, items, [], history=History(people=people))
+    return build_context("o/r", window, items, [], history=History(people=people)).as_dict()
 
 
 def test_one_person_with_two_addresses_is_one_first_time_author() -> None:
@@ -171,7 +171,7 @@ def test_a_clones_mailmap_makes_two_addresses_one_person(
 
     def digest() -> dict[str, Any]:
         sync(store, REPO, SourceSpec(git=clone))
-        return build_digest_context(store, REPO, window, Config(), "generic")
+        return build_digest_context(store, REPO, window, Config(), "generic").as_dict()
 
     before = digest()
     assert {"A. N. Other", "bo", "Bo Builder"} <= set(before["first_time_authors"])

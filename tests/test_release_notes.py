@@ -4,6 +4,7 @@ and the worksheet round trip keeps every kind of edit."""
 from __future__ import annotations
 
 import re
+from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from prdigest.config import Config
 from prdigest.pipeline import SourceSpec
 from prdigest.release import SECTIONS, release_notes
 from prdigest.release.plan import PYTORCH_MODULES, normalize_name
+from prdigest.release.release_context import ReleaseContext
+from prdigest.release.render import render_markdown
 from prdigest.store import Store, open_store
 from prdigest.timeutil import window_between
 from release_helpers import bullet_of, module_of, read_rows, write_rows
@@ -64,7 +67,7 @@ def test_every_pr_is_in_the_notes_or_out_with_a_reason(
     in_range = store.merged_between(repo, window.start, window.end)
     sheet = tmp_path / "notes.csv"
     result = release_notes(store, repo, Config(), window=window, worksheet=sheet)
-    markdown, counts = result.report.markdown, result.context["counts"]
+    markdown, counts = result.report.markdown, result.context.as_dict()["counts"]
 
     # Counts add up, and the worksheet has exactly one row per commit of the range.
     assert counts["prs"] == len(in_range) > 50
@@ -73,6 +76,12 @@ def test_every_pr_is_in_the_notes_or_out_with_a_reason(
     assert sum(counts["out_reasons"].values()) == counts["out"]
     rows = read_rows(sheet)
     assert sorted(r["commit_hash"] for r in rows) == sorted(pr.sha for pr in in_range)
+    # a typed context, frozen once built; the template and the store read the same one
+    assert isinstance(result.context, ReleaseContext)
+    with pytest.raises(FrozenInstanceError):
+        result.context.counts.prs = 0  # type: ignore[misc]
+    assert render_markdown(result.context) == markdown
+    assert result.report.context == result.context.as_dict()
 
     # Every link is a PR of the range, with its own URL.
     by_number = {pr.number: pr for pr in in_range if pr.number is not None}
@@ -225,7 +234,7 @@ def test_apply_keeps_every_kind_of_edit(executorch: Store, tmp_path: Path) -> No
     )
     assert f"[#{number[id(reverted)]}](" in md
     assert f"[#{number[id(deleted)]}](" not in md
-    counts = result.context["counts"]
+    counts = result.context.as_dict()["counts"]
     assert counts["deleted_rows"] == 1
     assert counts["in_notes"] + counts["out"] + counts["deleted_rows"] == counts["prs"]
 
@@ -259,7 +268,7 @@ def test_rerunning_the_worksheet_keeps_edits_and_adds_new_commits(
     assert again[: len(rows)] == rows  # every edited row as it was, in place
     assert deleted["commit_hash"] not in {r["commit_hash"] for r in again}  # stays deleted
     assert second.rows_added == len(again) - len(rows) > 100
-    assert second.context["counts"]["prs"] > first.context["counts"]["prs"]
+    assert second.context.as_dict()["counts"]["prs"] > first.context.as_dict()["counts"]["prs"]
     assert "Edited by a human" in second.report.markdown
 
 

@@ -178,8 +178,10 @@ def test_notes_never_have_an_empty_bullet_or_highlight(tmp_path: Path) -> None:
     for line in markdown.splitlines():
         if line.lstrip().startswith(("*", "-")):
             assert not re.match(r"^\s*[*-]\s*(\(\[|$)", line), line
-    texts = [h["text"] for h in result.context["highlights"]] + [row.title for row in result.rows]
-    assert result.context["highlights"] and all(t.strip() for t in texts), texts
+    texts = [h["text"] for h in result.context.as_dict()["highlights"]] + [
+        row.title for row in result.rows
+    ]
+    assert result.context.as_dict()["highlights"] and all(t.strip() for t in texts), texts
     assert "PR #101" in texts and "PR #101" in markdown
 
 

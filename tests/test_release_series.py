@@ -105,8 +105,11 @@ def test_a_ghstack_stack_is_one_bullet_that_says_it_is_a_series(
     assert {module_of(result.report.markdown, n) for n in SPLIT_STACK} == {
         ("Improvements", "Backends: Vulkan")
     }
-    _counts_add_up(result.context)
-    assert result.context["counts"]["bullets"] == result.context["counts"]["in_notes"] - 3
+    _counts_add_up(result.context.as_dict())
+    assert (
+        result.context.as_dict()["counts"]["bullets"]
+        == result.context.as_dict()["counts"]["in_notes"] - 3
+    )
 
 
 def test_a_stack_spanning_two_areas_is_not_merged_across_them(store: Store, tmp_path: Path) -> None:
@@ -121,7 +124,7 @@ def test_a_stack_spanning_two_areas_is_not_merged_across_them(store: Store, tmp_
     assert module_of(markdown, 12523) == ("Improvements", "Backends: XNNPACK")
     assert _linked(bullet_of(markdown, 12519)) == [12519, 12522, 12525]
     assert "(a three-part series: " in bullet_of(markdown, 12519)
-    _counts_add_up(result.context)
+    _counts_add_up(result.context.as_dict())
 
 
 def test_a_stack_in_three_kinds_is_one_bullet_per_kind_without_its_rows_out(
@@ -146,7 +149,7 @@ def test_a_stack_in_three_kinds_is_one_bullet_per_kind_without_its_rows_out(
         by_kind.setdefault(kinds[number], []).append(number)
     assert sorted(bullets.values()) == sorted(sorted(ns) for ns in by_kind.values())
     assert len(by_kind) >= 2 and any(len(ns) >= 2 for ns in by_kind.values())
-    _counts_add_up(result.context)
+    _counts_add_up(result.context.as_dict())
 
 
 def test_the_stack_joins_its_first_row_in_the_notes(store: Store, tmp_path: Path) -> None:
@@ -160,7 +163,7 @@ def test_the_stack_joins_its_first_row_in_the_notes(store: Store, tmp_path: Path
     assert "[#12519](" not in markdown
     assert rows[12523]["merge_into"] == rows[12525]["merge_into"] == rows[12522]["commit_hash"]
     assert _linked(bullet_of(markdown, 12522)) == [12522, 12523, 12525]
-    _counts_add_up(result.context)
+    _counts_add_up(result.context.as_dict())
 
 
 def test_the_worksheet_keeps_a_series_and_a_human_can_undo_it(store: Store, tmp_path: Path) -> None:
@@ -181,8 +184,11 @@ def test_the_worksheet_keeps_a_series_and_a_human_can_undo_it(store: Store, tmp_
     assert "series" not in bullet_of(markdown, 12525)
     assert _linked(bullet_of(markdown, 12519)) == [12519, 12522, 12523]
     assert "(a three-part series: " in bullet_of(markdown, 12519)
-    assert undone.context["counts"]["bullets"] == drafted.context["counts"]["bullets"] + 1
-    _counts_add_up(undone.context)
+    assert (
+        undone.context.as_dict()["counts"]["bullets"]
+        == drafted.context.as_dict()["counts"]["bullets"] + 1
+    )
+    _counts_add_up(undone.context.as_dict())
 
     # Re-running --worksheet keeps the human's undo.
     rerun = release_notes(store, REPO, Config(), window=window, worksheet=sheet)
@@ -203,7 +209,7 @@ def test_one_authors_numbered_titles_are_a_series_and_duplicates_are_not(
     # `Update android docs` twice: one bullet (identical sentences), but no series.
     docs = bullet_of(markdown, 9206)
     assert _linked(docs) == [9206, 9788] and "series" not in docs
-    _counts_add_up(result.context)
+    _counts_add_up(result.context.as_dict())
 
 
 def test_a_marker_series_says_so_too(store: Store, tmp_path: Path) -> None:

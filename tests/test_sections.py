@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from digest_weeks import classified, classified_inputs, week
-from prdigest.analyze import build_context
+from prdigest.analyze import DigestContext, build_context
+from prdigest.analyze.context_types import Area, Rest
 from prdigest.analyze.families import families, family_of, member_name, plan_sections
 from prdigest.models import Classification, FileChange, PullRequest
 from prdigest.write.deterministic import write_digest
@@ -20,8 +21,21 @@ from prdigest.write.deterministic import write_digest
 ET = "pytorch/executorch"
 
 
-def _area(name: str, count: int, family: str | None = None, previous: int = 0) -> dict[str, Any]:
-    return {"name": name, "count": count, "family": family, "previous_count": previous}
+def _area(name: str, count: int, family: str | None = None, previous: int = 0) -> Area:
+    return Area(
+        name=name,
+        family=family,
+        catch_all=False,
+        description="",
+        count=count,
+        previous_count=previous,
+        delta=count - previous,
+        prs=(),
+        themes=(),
+        top_paths=(),
+        kinds={},
+        rest=Rest(0, (), 0),
+    )
 
 
 def test_family_is_the_prefix_of_the_area_name() -> None:
@@ -50,17 +64,17 @@ def test_a_family_of_small_areas_gets_a_section() -> None:
         _area("Docs", 2),
         _area("Backends: WebGPU / Wasm", 1, "Backends"),
     ]
-    total = sum(a["count"] for a in areas)
+    total = sum(a.count for a in areas)
     plan = plan_sections(areas, total)
-    assert [(s["heading"], s["kind"], s["count"]) for s in plan] == [
+    assert [(s.heading, s.kind, s.count) for s in plan] == [
         ("Backends: Arm", "area", 38),
         ("Backends: MediaTek, NXP and 5 more", "family", 20),
         ("Build/CI", "area", 18),
         ("Other Areas", "other", 5),
     ]
-    assert plan[-1]["areas"] == ["Devtools", "Docs"]
-    assert [f["name"] for f in families(areas)] == ["Backends"]
-    assert families(areas)[0]["count"] == 58
+    assert plan[-1].areas == ("Devtools", "Docs")
+    assert [f.name for f in families(areas)] == ["Backends"]
+    assert families(areas)[0].count == 58
 
 
 def test_other_areas_holds_at_most_a_quarter_of_the_prs() -> None:
@@ -78,17 +92,17 @@ def test_other_areas_holds_at_most_a_quarter_of_the_prs() -> None:
         _area("Optimizers", 1),
     ]
     plan = plan_sections(areas, 31)
-    assert [s["heading"] for s in plan] == [
+    assert [s.heading for s in plan] == [
         "Docs",
         "PT2E Quantization",
         "Quantization",
         "CI/Build",
         "Other Areas",
     ]
-    assert plan[-1]["count"] == 7 <= 31 / 4
+    assert plan[-1].count == 7 <= 31 / 4
     # a family with no member of its own section is headed by its name
     small = [_area("Models: Llama", 3, "Models"), _area("Models: Qwen3-VL", 2, "Models")]
-    assert plan_sections(small, 5)[0]["heading"] == "Models"
+    assert plan_sections(small, 5)[0].heading == "Models"
     # ao 2026-W07, generic profile: PT2E has its own section; the rest of Quantization, its
     # general member (`torchao/quantization/` itself) included, shares one
     quantization = [
@@ -96,7 +110,7 @@ def test_other_areas_holds_at_most_a_quarter_of_the_prs() -> None:
         _area("Quantization: Quantize", 3, "Quantization"),
         _area("Quantization", 2, "Quantization"),
     ]
-    assert [s["heading"] for s in plan_sections(quantization, 12)] == [
+    assert [s.heading for s in plan_sections(quantization, 12)] == [
         "Quantization: PT2E",
         "Quantization: Quantize and other quantization",
     ]
@@ -115,7 +129,7 @@ def _pr(number: int, title: str, path: str, when: datetime) -> PullRequest:
     )
 
 
-def _context() -> dict[str, Any]:
+def _context() -> DigestContext:
     start = week("2026-W07").start + timedelta(hours=12)
     plan = [("Backends: Arm", 8), ("Backends: NXP", 3), ("Backends: Samsung", 2)]
     plan += [("Docs", 1), ("Runtime", 2), ("Tests", 1)]
@@ -131,7 +145,8 @@ def _context() -> dict[str, Any]:
 
 
 def test_the_writer_follows_the_plan_and_every_line_says_what_changed() -> None:
-    context = _context()
+    built = _context()
+    context = built.as_dict()
     assert [s["heading"] for s in context["sections"]] == [
         "Backends: Arm",
         "Backends: NXP and Samsung",
@@ -143,7 +158,7 @@ def test_the_writer_follows_the_plan_and_every_line_says_what_changed() -> None:
         "previous_count": 0,
         "areas": ["Backends: Arm", "Backends: NXP", "Backends: Samsung"],
     }
-    markdown = write_digest(context)
+    markdown = write_digest(built)
     assert "### 2. Backends: NXP and Samsung\n*5 PRs across 2 areas" in markdown
     assert re.search(r"^\*   \*\*NXP\*\* \(3 PRs\): Adds nxp support for op\d+", markdown, re.M)
     other = markdown.split("### 3. Other Areas\n", 1)[1].split("\n### ", 1)[0]
@@ -152,21 +167,21 @@ def test_the_writer_follows_the_plan_and_every_line_says_what_changed() -> None:
     assert not re.search(r"\(\d+ PRs?\)\.$|:$", other, re.M)  # no bare count, no dangling colon
     # a lone PR is a line in the tail, not a member line of Other Areas
     assert re.search(r"^\*\*Also, one PR each in 2 more areas:\*\* Docs: adds \w", other, re.M)
-    assert write_digest(json.loads(json.dumps(context))) == markdown
+    assert write_digest(DigestContext.from_dict(json.loads(json.dumps(context)))) == markdown
 
 
 def test_a_context_without_a_plan_still_gets_sections() -> None:
     """Contexts stored before the plan existed are written with the same plan."""
     context = _context()
     markdown = write_digest(context)
-    del context["sections"]
-    assert write_digest(context) == markdown
+    assert context.sections
+    assert write_digest(replace(context, sections=())) == markdown
 
 
 def test_other_areas_stays_a_quarter_on_real_weeks(executorch_jsonl: Path) -> None:
     pairs = classified(str(executorch_jsonl), ET, True)
     for iso in ("2025-W37", "2026-W05", "2026-W07"):
-        context = build_context(ET, **classified_inputs(pairs, week(iso)))
+        context = build_context(ET, **classified_inputs(pairs, week(iso))).as_dict()
         other = [s for s in context["sections"] if s["kind"] == "other"]
         assert not other or other[0]["count"] * 4 <= context["counts"]["prs"], iso
         in_other = {a for s in other for a in s["areas"]}
@@ -244,8 +259,8 @@ def test_the_profile_s_catch_all_is_named_by_its_directories() -> None:
         )
         items.append((pr, Classification(area, "improvements", rule, "p/kind/x")))
     context = build_context("acme/widgets", week("2026-W07"), items, [])
-    other = next(a for a in context["areas"] if a["name"] == "Other")
-    assert other["catch_all"] and not context["areas"][0]["catch_all"]
+    other = next(a for a in context.areas if a.name == "Other")
+    assert other.catch_all and not context.areas[0].catch_all
     markdown = write_digest(context)
     assert "*   **`website`** (2 PRs): " in markdown and "*   **Other** (" not in markdown
 
@@ -272,11 +287,11 @@ def test_past_the_budget_every_line_cites_what_its_sentence_is_made_from(
             if re.match(r"\s*\*   \*\*[^*]+\*\* \(\d+ PRs?\): ", line):
                 told_elsewhere = ("above.", "see below", "direct push")
                 assert "[PR#" in line or any(t in line for t in told_elsewhere), (iso, line)
-        for theme in (t for a in context["areas"] for t in a["themes"] if not t["points"]):
-            opening = _said(theme["sentence"])[:40]
+        for theme in (t for a in context.areas for t in a.themes if not t.points):
+            opening = _said(theme.sentence)[:40]
             bullets = (line for line in lines if line.lstrip().startswith("*   "))
             for line in (line for line in bullets if opening in _said(line)):
                 cited = {int(n) for n in re.findall(r"\[PR#(\d+)\]", line)}
-                assert set(theme["quotes"]) <= cited, (iso, line, theme["quotes"])
-                joined += len(theme["quotes"]) > 1
+                assert set(theme.quotes) <= cited, (iso, line, theme.quotes)
+                joined += len(theme.quotes) > 1
     assert joined >= 3  # the joined sentences this checks are there

@@ -93,7 +93,7 @@ def _theme_of(
     inputs = classified_inputs(classified(str(path), repo, True), week(iso))
     if not history:
         inputs.pop("history")
-    context = build_context(repo, **inputs)
+    context = build_context(repo, **inputs).as_dict()
     return next(t for a in context["areas"] for t in a["themes"] if number in t["members"])
 
 
@@ -135,7 +135,7 @@ def test_every_theme_of_every_week_reads_as_a_name(
     pairs = classified(str(path), repo, False)
     named = 0
     for iso in iso_weeks([pr for pr, _ in pairs]):
-        context = build_context(repo, **classified_inputs(pairs, week(iso)))
+        context = build_context(repo, **classified_inputs(pairs, week(iso))).as_dict()
         for area in context["areas"]:
             for theme in area["themes"]:
                 name, where = theme["name"], (iso, area["name"], theme)

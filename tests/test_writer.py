@@ -14,8 +14,9 @@ import pytest
 from markdown_it import MarkdownIt
 
 from digest_weeks import classified, classified_inputs, iso_weeks, week
-from prdigest.analyze import build_context
+from prdigest.analyze import DigestContext, build_context
 from prdigest.analyze.claims import normalize
+from prdigest.analyze.context_types import NotabilityFacts, PRFacts, Revert
 from prdigest.models import Classification, FileChange, PullRequest
 from prdigest.write.deterministic import MIN_SECTION, citation_budget, write_digest
 from prdigest.write.digest_blocks import REVERTS_SHOWN, Ledger, reverts
@@ -39,8 +40,9 @@ def _unescape(markdown: str) -> str:
 def _check_week(repo: str, iso: str, pairs: tuple, raw_by_number: dict[int, PullRequest]) -> str:
     window = week(iso)
     inputs = classified_inputs(pairs, window)
-    context = build_context(repo, **inputs)
-    markdown = write_digest(context)
+    built = build_context(repo, **inputs)
+    markdown = write_digest(built)
+    context = built.as_dict()
     in_window = [pr for pr, _ in inputs["items"]]
     numbers = {pr.number for pr in in_window if pr.number is not None}
 
@@ -93,7 +95,8 @@ def _check_week(repo: str, iso: str, pairs: tuple, raw_by_number: dict[int, Pull
         cited += sum(len(_LINK.findall(line)) for line in lines)
     # the same input gives the same bytes, also from the JSON form of the context, as
     # `--format json` writes it (keys sorted)
-    assert write_digest(json.loads(json.dumps(context, sort_keys=True))) == markdown
+    dumped = json.loads(json.dumps(context, sort_keys=True))
+    assert write_digest(DigestContext.from_dict(dumped)) == markdown
     return markdown
 
 
@@ -170,7 +173,7 @@ _EVIL_TITLES = [
 ]
 
 
-def _evil_context() -> dict:
+def _evil_context() -> DigestContext:
     moment = datetime(2026, 2, 10, 12, tzinfo=UTC)
     items = []
     for i, title in enumerate(_EVIL_TITLES * 2):
@@ -251,7 +254,7 @@ def test_a_title_that_cleans_to_nothing_still_gives_a_readable_bullet(title: str
     )
     c = Classification("Area", "improvements", "t", "t")
     context = build_context("o/r", week("2026-W07"), [(pr, c), (other, c)], [])
-    shown = context["prs"]["101"]["clean_title"]
+    shown = context.prs[101].clean_title
     assert shown == ("PR #101" if title.strip() == "(#5)" else title.replace("(#5)", "").strip())
     markdown = write_digest(context)
     bullet = next(line for line in markdown.splitlines() if "pull/101" in line)
@@ -311,27 +314,38 @@ def test_digest_work_grows_linearly_with_the_week(executorch_jsonl: Path) -> Non
     assert calls[1] < 3 * calls[0] and calls[2] < 3 * calls[1], calls
 
 
-def _revert_row(n: int, relanded_by: int | None) -> dict:
-    return {
-        "revert": n,
-        "sha": f"{n:07x}",
-        "title": f"Change {n}",
-        "reverted": n - 1000,
-        "reverted_in_window": True,
-        "relanded_by": relanded_by,
-    }
+def _revert_row(n: int, relanded_by: int | None) -> Revert:
+    return Revert(
+        revert=n,
+        sha=f"{n:07x}",
+        title=f"Change {n}",
+        revert_title=f'Revert "Change {n}"',
+        reverted=n - 1000,
+        reverted_in_window=True,
+        relanded_by=relanded_by,
+    )
+
+
+def _facts(n: int) -> PRFacts:
+    """A PR of the window as the writers read it: only its number and link matter here."""
+    return PRFacts(
+        number=n, title=f"Change {n}", clean_title=f"Change {n}", tags=(), url=f"https://x/{n}",
+        author="a", area="Core", kind="improvements", area_rule="r", kind_rule="k",
+        additions=1, deletions=1, files=1, top_paths=(), symbols=(), claims=(), labels=(),
+        merged_at=None, score=0.0, notability=NotabilityFacts(0.0), theme=None,
+        is_revert=False, is_reland=False, reverted=False,
+    )  # fmt: skip
 
 
 def test_reverts_are_told_up_to_a_cap_those_still_out_first() -> None:
     numbers = list(range(2001, 2011))  # ten reverts; the even ones relanded
-    prs = {str(n): {"url": f"https://x/{n}"} for n in numbers}
-    prs.update({str(n - 1000): {"url": f"https://x/{n - 1000}"} for n in numbers})
-    prs.update({str(n + 500): {"url": f"https://x/{n + 500}"} for n in numbers})
+    told_of = [*numbers, *(n - 1000 for n in numbers), *(n + 500 for n in numbers)]
     rows = [_revert_row(n, n + 500 if n % 2 == 0 else None) for n in numbers]
-    context = {"prs": prs, "reverts": rows, "relands": []}
+    empty = build_context("o/r", week("2026-W07"), [], [])
+    context = dataclasses.replace(empty, prs={n: _facts(n) for n in told_of}, reverts=tuple(rows))
     block = reverts(context, Ledger(context))
     assert block is not None
-    lines = block["bullets"]
+    lines = block.bullets
     assert len(lines) == REVERTS_SHOWN + 1
     told = [int(re.match(r"\[PR#(\d+)\]", line).group(1)) for line in lines[:-1]]
     assert told[:5] == [2001, 2003, 2005, 2007, 2009]  # not relanded: still out, told first
@@ -340,10 +354,10 @@ def test_reverts_are_told_up_to_a_cap_those_still_out_first() -> None:
         lines[-1] == "Also 4 more reverts (4 relanded this week); `--format json` lists them all."
     )
     # one entry past the cap is told, not counted
-    context["reverts"] = rows[: REVERTS_SHOWN + 1]
+    context = dataclasses.replace(context, reverts=tuple(rows[: REVERTS_SHOWN + 1]))
     block = reverts(context, Ledger(context))
-    assert block is not None and len(block["bullets"]) == REVERTS_SHOWN + 1
-    assert not any(line.startswith("Also") for line in block["bullets"])
+    assert block is not None and len(block.bullets) == REVERTS_SHOWN + 1
+    assert not any(line.startswith("Also") for line in block.bullets)
 
 
 def test_a_window_of_direct_pushes_only_is_told_by_area() -> None:

@@ -4,7 +4,7 @@ same result as the CLI. No SQL, HTTP or templates: those live in their modules."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,7 @@ from .store.spelling import title_spelling
 from .timeutil import Window, last_complete_week, now
 
 if TYPE_CHECKING:
+    from .analyze import DigestContext
     from .analyze.history import History
     from .analyze.people import People
     from .classify import Profile
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BATCH",
     "DigestResult",
+    "WindowData",
     "SourceSpec",
     "SyncResult",
     "build_digest_context",
@@ -46,6 +48,7 @@ __all__ = [
     "configured_repos",
     "digest",
     "keep_digest",
+    "load_window",
     "resolve_spec",
     "spec_for",
     "sync",
@@ -56,7 +59,7 @@ __all__ = [
 @dataclass
 class DigestResult:
     report: Report
-    context: dict[str, Any]
+    context: DigestContext
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # for the closing summary line
     report_id: int | None = None  # as stored
@@ -73,11 +76,18 @@ def stored_span(store: Store, repo: str) -> tuple[datetime, datetime]:
     return span
 
 
-def check_window(store: Store, repo: str, window: Window, count_mode: str = "merged") -> None:
+def check_window(
+    store: Store,
+    repo: str,
+    window: Window,
+    count_mode: str = "merged",
+    span: tuple[datetime, datetime] | None = None,
+) -> None:
     """A window that ends before the repository's first landed PR, or starts after its
     last, is an error (CLI.md): its report would be empty, and published. So is one that
-    starts before the stored history does (`sync --since`): it would be wrong."""
-    oldest, newest = stored_span(store, repo)
+    starts before the stored history does (`sync --since`): it would be wrong. `span`:
+    the stored history's first and last landing, when the caller read it already."""
+    oldest, newest = span or stored_span(store, repo)
     floor = synced_since(store, repo)
     if floor is not None and window.start < floor:
         # Its days before the floor were skipped, not empty: counts, trends and who is
@@ -103,10 +113,12 @@ def check_window(store: Store, repo: str, window: Window, count_mode: str = "mer
         )
 
 
-def default_window(store: Store, repo: str) -> Window:
+def default_window(
+    store: Store, repo: str, span: tuple[datetime, datetime] | None = None
+) -> Window:
     """The last complete week of the stored history, unless the last sync did not finish:
     its newest week would be one from an old part of the history, without a word."""
-    _, newest = stored_span(store, repo)
+    _, newest = span or stored_span(store, repo)
     run = last_sync(store, repo)
     if run is not None and run.unfinished:
         raise SourceError(
@@ -145,6 +157,62 @@ def window_prs(
     return merged + [pr for pr in opened if (pr.number, pr.sha) not in seen]
 
 
+@dataclass(frozen=True, slots=True)
+class WindowData:
+    """One digest's window as the store holds it, read once (`load_window`) and handed
+    down: what counts in it and in the window before, what merged in it (the LLM writer's
+    texts), the stored history's span and start, and the merged and opened counts side
+    by side when GitHub said when PRs were opened."""
+
+    window: Window
+    count_mode: str
+    prs: tuple[PullRequest, ...]
+    previous: tuple[PullRequest, ...]
+    merged: tuple[PullRequest, ...]
+    span: tuple[datetime, datetime] | None  # the first and last landing stored
+    synced_since: datetime | None  # the synced history's start (`sync --since`)
+    merged_and_opened: tuple[int, int] | None
+
+
+def load_window(
+    store: Store,
+    repo: str,
+    window: Window,
+    count_mode: str = "merged",
+    span: tuple[datetime, datetime] | None = None,
+) -> WindowData:
+    """The window's PRs and what a digest of it needs from the store besides, each query
+    run once. `span`: the stored history's span, when the caller read it already."""
+    from .store.github_store import created_between, has_github_data
+
+    if count_mode not in COUNT_MODES:
+        raise ConfigError(f"unknown --count {count_mode!r}", "use merged, opened or all")
+    current = window_prs(store, repo, window.start, window.end, count_mode)
+    previous_window = window.previous()
+    previous = window_prs(store, repo, previous_window.start, previous_window.end, count_mode)
+    merged = (
+        current if count_mode == "merged" else store.merged_between(repo, window.start, window.end)
+    )
+    side_by_side = None
+    if has_github_data(store, repo):
+        opened = (
+            current
+            if count_mode == "opened"
+            else created_between(store, repo, window.start, window.end)
+        )
+        side_by_side = (sum(pr.number is not None for pr in merged), len(opened))
+    return WindowData(
+        window=window,
+        count_mode=count_mode,
+        prs=tuple(current),
+        previous=tuple(previous),
+        merged=tuple(merged),
+        span=span or store.merged_range(repo),
+        synced_since=synced_since(store, repo),
+        merged_and_opened=side_by_side,
+    )
+
+
 def classified(
     store: Store,
     repo: str,
@@ -153,14 +221,16 @@ def classified(
     profile_name: str | None = None,
     count_mode: str = "merged",
     spelling: Spelling | None = None,
+    loaded: WindowData | None = None,
 ) -> tuple[list[tuple[PullRequest, Classification]], list[tuple[PullRequest, Classification]], Any]:
     """The window's and the previous window's PRs with their classifications (stored too).
-    `spelling`: how the repository writes names, for areas a profile derives from paths."""
+    `spelling`: how the repository writes names, for areas a profile derives from paths;
+    `loaded`: the window as read already."""
     from .classify import profile_for
 
-    current = window_prs(store, repo, window.start, window.end, count_mode)
+    loaded = loaded or load_window(store, repo, window, count_mode)
+    current, previous = list(loaded.prs), list(loaded.previous)
     previous_window = window.previous()
-    previous = window_prs(store, repo, previous_window.start, previous_window.end, count_mode)
     profile = profile_for(repo, config, profile_name)
     if spelling is not None:
         profile.use_spelling(spelling)
@@ -187,23 +257,28 @@ def build_digest_context(
     config: Config,
     profile_name: str | None = None,
     count_mode: str = "merged",
-) -> dict[str, Any]:
+    loaded: WindowData | None = None,
+) -> DigestContext:
+    """The digest context of a window; `loaded`: the window as read already."""
     from .analyze import build_context
 
+    loaded = loaded or load_window(store, repo, window, count_mode)
     spelling = title_spelling(store, repo, window)
     pairs, previous_pairs, profile = classified(
-        store, repo, window, config, profile_name, count_mode, spelling
+        store, repo, window, config, profile_name, count_mode, spelling, loaded
     )
     descriptions = {name: profile.area_description(name) for name in profile.area_names()}
-    context = build_context(
+    prs = [pr for pr, _ in pairs]
+    return build_context(
         repo,
         window,
         pairs,
         previous_pairs,
         area_descriptions=descriptions,
-        history=window_history(store, repo, window, [pr for pr, _ in pairs], spelling),
+        history=window_history(store, repo, window, prs, spelling, loaded),
+        count_mode=count_mode,
+        merged_and_opened=loaded.merged_and_opened,
     )
-    return _with_count_mode(store, repo, window, context, count_mode)
 
 
 def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[PullRequest]:
@@ -226,22 +301,29 @@ def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[Pul
 
 
 def window_history(
-    store: Store, repo: str, window: Window, prs: list[PullRequest], spelling: Spelling
+    store: Store,
+    repo: str,
+    window: Window,
+    prs: list[PullRequest],
+    spelling: Spelling,
+    loaded: WindowData | None = None,
 ) -> History:
     """What the store knows from outside the window that its analysis needs (a few
-    indexed queries per window, none per PR; the titles' spelling read once per run)."""
+    indexed queries per window, none per PR; the titles' spelling read once per run;
+    the history's span and start from `loaded`, when the window was read already)."""
     from .analyze.history import History, ancestor_dirs
     from .store.paths import dirs_seen_before
 
     paths = [p for pr in prs for f in pr.files for p in (f.path, f.old_path) if p]
-    span = store.merged_range(repo)
+    span = loaded.span if loaded else store.merged_range(repo)
+    since = loaded.synced_since if loaded else synced_since(store, repo)
     return History(
         known_dirs=frozenset(dirs_seen_before(store, repo, ancestor_dirs(paths), window.start)),
         first_landed=span[0] if span and span[0] < window.start else None,
         people=people_before(store, repo, prs, window.start),
         spelling=spelling,
         ambiguous_shas=store.ambiguous_shas(repo, abbreviated_reverts(prs)),
-        known_since=synced_since(store, repo),
+        known_since=since,
     )
 
 
@@ -255,21 +337,6 @@ def people_before(store: Store, repo: str, prs: Sequence[PullRequest], before: d
     emails, logins, names = lookups([identity_of(pr) for pr in prs], People(mailmap=mailmap))
     seen = identities_before(store, repo, before, emails, logins, names)
     return People(mailmap=mailmap, seen=frozenset(Identity(*row) for row in sorted(seen)))
-
-
-def _with_count_mode(
-    store: Store, repo: str, window: Window, context: dict[str, Any], count_mode: str
-) -> dict[str, Any]:
-    """Say which PRs the digest counts; merged and opened side by side when GitHub told us."""
-    from .store.github_store import created_between, has_github_data
-
-    context["count_mode"] = count_mode
-    if has_github_data(store, repo):
-        counts = context.setdefault("counts", {})
-        merged = store.merged_between(repo, window.start, window.end)
-        counts["merged"] = sum(pr.number is not None for pr in merged)
-        counts["opened"] = len(created_between(store, repo, window.start, window.end))
-    return context
 
 
 def digest(
@@ -288,23 +355,27 @@ def digest(
     """Analyse a window, write its digest and store it (`keep_digest`; with keep=False the
     caller stores it once delivered)."""
     reporter = reporter or SilentReporter()
-    window = window or default_window(store, repo)
-    check_window(store, repo, window, count_mode)
-    context = build_digest_context(store, repo, window, config, profile_name, count_mode)
-    markdown, used_writer, warnings, notes = _write(
-        store, window, context, config, writer, llm_options or {}, reporter
+    span = stored_span(store, repo)  # read once: the window's checks and its history
+    window = window or default_window(store, repo, span)
+    check_window(store, repo, window, count_mode, span)
+    loaded = load_window(store, repo, window, count_mode, span)
+    context = build_digest_context(
+        store, repo, window, config, profile_name, count_mode, loaded=loaded
     )
+    markdown, used_writer, warnings, notes, llm_facts = _write(
+        store, loaded, context, config, writer, llm_options or {}, reporter
+    )
+    if llm_facts:  # what the LLM run did, in the report and `--format json`
+        context = replace(context, llm=llm_facts)
     report = Report(
         repo=repo,
         kind="digest",
         window_start=window.first_day.isoformat(),
         window_end=window.last_day.isoformat(),
         writer=used_writer,
-        title=markdown.splitlines()[0].lstrip("# ").strip()
-        if markdown
-        else context.get("title", ""),
+        title=markdown.splitlines()[0].lstrip("# ").strip() if markdown else context.title,
         markdown=markdown,
-        context=context,
+        context=context.as_dict(),
         created_at=now(),
     )
     result = DigestResult(report, context, warnings, notes)
@@ -315,7 +386,7 @@ def keep_digest(store: Store, result: DigestResult) -> DigestResult:
     """Store a written digest (what `site build` publishes), unless the window has no PR:
     a report of nothing is not published (`unstored` then says so). Call it once the
     digest is where it was asked to go: a digest that was not delivered is not stored."""
-    if not result.context.get("counts", {}).get("prs"):
+    if not result.context.counts.prs:
         result.unstored = "not stored: no PR landed in the window, so nothing to publish"
         return result
     result.report_id = store.save_report(result.report)
@@ -324,14 +395,15 @@ def keep_digest(store: Store, result: DigestResult) -> DigestResult:
 
 def _write(
     store: Store,
-    window: Window,
-    context: dict[str, Any],
+    loaded: WindowData,
+    context: DigestContext,
     config: Config,
     writer: str,
     llm_options: dict[str, Any],
     reporter: Reporter,
-) -> tuple[str, str, list[str], list[str]]:
-    """(markdown, the writer that wrote it, warnings, notes for the closing summary)."""
+) -> tuple[str, str, list[str], list[str], dict[str, Any]]:
+    """(markdown, the writer that wrote it, warnings, notes for the closing summary, what
+    the LLM run did)."""
     from .write import llm
     from .write.deterministic import write_digest
 
@@ -341,9 +413,7 @@ def _write(
     if settings is not None:
         from .store.llm_cache import StoredReplies
 
-        texts = llm.pr_texts(store.merged_between(context["repo"], window.start, window.end))
+        texts = llm.pr_texts(loaded.merged)
         written = llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
-        if written.facts:  # what the LLM run did, in the report and `--format json`
-            context["llm"] = written.facts
-        return written.markdown, written.writer, written.warnings, written.notes
-    return write_digest(context), "deterministic", [], []
+        return written.markdown, written.writer, written.warnings, written.notes, written.facts
+    return write_digest(context), "deterministic", [], [], {}

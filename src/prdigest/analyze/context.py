@@ -1,16 +1,31 @@
 """The digest context of one window: counts, areas with their themes, PRs with their
 notability, reverts, claims, trends, notable PRs and the news (breaking changes,
-deprecations, new components) — a JSON-serialisable dict; pure and deterministic."""
+deprecations, new components) — a `DigestContext` (context_types.py); pure and
+deterministic."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
-from typing import Any
+from dataclasses import replace
 
 from ..models import Classification, PullRequest, links_to_github, pr_url
 from ..timeutil import Window, to_iso
 from .components import history_order, new_components
+from .context_types import (
+    Area,
+    AreaTheme,
+    Claim,
+    Counts,
+    DigestContext,
+    DirectPush,
+    KeyTakeaways,
+    LeadTheme,
+    PRFacts,
+    Quote,
+    Rest,
+    WindowSpan,
+)
 from .families import families, family_of, plan_sections
 from .history import History
 from .items import Item, build_item, inverse_document_frequency, title_terms
@@ -22,8 +37,6 @@ from .themes import Theme, area_themes, series_homes, theme_limit
 from .trends import trends
 from .window import counts, first_time_authors, persons
 
-SCHEMA = 1
-
 
 def build_context(
     repo: str,
@@ -32,7 +45,9 @@ def build_context(
     previous: Sequence[tuple[PullRequest, Classification]],
     area_descriptions: dict[str, str] | None = None,
     history: History | None = None,
-) -> dict[str, Any]:
+    count_mode: str = "merged",
+    merged_and_opened: tuple[int, int] | None = None,
+) -> DigestContext:
     """The digest context of one window. `items` are the records landed in the window
     (direct pushes included), `previous` those of the window before (for trends and as
     the TF-IDF background), `history` what the store knows from outside the window (new
@@ -72,7 +87,7 @@ def build_context(
     area_counts = Counter({area: len(members) for area, members in by_area.items()})
     previous_counts = Counter(cls.area for pr, cls in previous if pr.number is not None)
 
-    areas = []
+    areas: list[Area] = []
     series_members: set[int] = set()
     theme_of: dict[int, str] = {}
     # equal counts: the area whose PRs carry more substance first, never the alphabet
@@ -101,74 +116,77 @@ def build_context(
                     theme_of.setdefault(m.number, theme.topic)
                     if theme.series:
                         series_members.add(m.number)
-        entry = _area_dict(area, members, themes, previous_counts.get(area, 0), descriptions, away)
-        entry["components"] = [c.path for c in components if c.lead.cls.area == area]
-        areas.append(entry)
+        made = tuple(c.path for c in components if c.lead.cls.area == area)
+        areas.append(
+            _area(area, members, themes, previous_counts.get(area, 0), descriptions, away, made)
+        )
 
     who = persons([it.pr for it in built], people)
     first_timers = first_time_authors([it.pr for it in built], who)
     count_block = counts(
         [it.pr for it in built], who, first_timers, len(revert_rows), len(reland_rows), previous_prs
     )
-    pr_block: dict[str, dict[str, Any]] = {}
+    pr_block: dict[int, PRFacts] = {}
     for it in prs:
-        key = str(it.number)
-        if key in pr_block:
-            pr_block[key]["landings"] += 1
+        number = it.number or 0
+        if number in pr_block:
+            pr_block[number] = replace(pr_block[number], landings=pr_block[number].landings + 1)
             continue
-        pr_block[key] = _pr_dict(repo, it, theme_of.get(it.number or 0), notes[id(it)])
+        pr_block[number] = _pr_facts(repo, it, theme_of.get(number), notes[id(it)])
 
     names = set(by_area)
-    for entry in areas:
-        entry["family"] = family_of(entry["name"], names)
-    top = [a["name"] for a in areas[:4]]
-    return {
-        "schema": SCHEMA,
-        "repo": repo,
-        "window": {
-            "start": window.first_day.isoformat(),
-            "end": window.last_day.isoformat(),
-            "label": window.label,
-            "iso_week": window.iso_week,
-            "days": window.days,
-        },
-        "title": f"Analysis of Pull Requests for {repo} during {window.label}",
-        "counts": count_block,
-        "areas": areas,
-        "families": families(areas),
-        "sections": plan_sections(areas, count_block["prs"]),
-        "prs": pr_block,
-        "reverts": revert_rows,
-        "relands": reland_rows,
-        "claims": [{"pr": it.number, "text": text} for it in prs for text in it.claims],
-        "trends": trends(
+    areas = [replace(entry, family=family_of(entry.name, names)) for entry in areas]
+    top = tuple(a.name for a in areas[:4])
+    merged, opened = merged_and_opened or (None, None)
+    return DigestContext(
+        repo=repo,
+        window=WindowSpan(
+            start=window.first_day.isoformat(),
+            end=window.last_day.isoformat(),
+            label=window.label,
+            iso_week=window.iso_week,
+            days=window.days,
+        ),
+        title=f"Analysis of Pull Requests for {repo} during {window.label}",
+        counts=Counts(**count_block, merged=merged, opened=opened),
+        areas=tuple(areas),
+        families=tuple(families(areas)),
+        sections=tuple(plan_sections(areas, count_block["prs"])),
+        prs=pr_block,
+        reverts=tuple(revert_rows),
+        relands=tuple(reland_rows),
+        claims=tuple(
+            Claim(it.number, text) for it in prs if it.number is not None for text in it.claims
+        ),
+        trends=trends(
             area_counts, previous_counts, count_block["prs"], count_block["previous_prs"]
         ),
-        "first_time_authors": first_timers,
+        first_time_authors=tuple(first_timers),
         # first-time since this day (the synced history's start), or ever when None
-        "first_time_since": history.known_since.date().isoformat() if history.known_since else None,
-        "direct_pushes": [
-            {
-                "sha": it.pr.sha or "",
-                "title": it.pr.title,
-                "clean_title": it.clean.text,
-                "author": it.pr.author_name,
-                "area": it.cls.area,
-            }
+        first_time_since=history.known_since.date().isoformat() if history.known_since else None,
+        direct_pushes=tuple(
+            DirectPush(
+                sha=it.pr.sha or "",
+                title=it.pr.title,
+                clean_title=it.clean.text,
+                author=it.pr.author_name,
+                area=it.cls.area,
+            )
             for it in pushes
-        ],
-        "key_takeaways": {
-            "total": count_block["prs"],
-            "top_areas": top,
-            "lead_themes": [
-                {"area": a["name"], "theme": a["themes"][0]["topic"], "prs": a["themes"][0]["prs"]}
+        ),
+        key_takeaways=KeyTakeaways(
+            total=count_block["prs"],
+            top_areas=top,
+            lead_themes=tuple(
+                LeadTheme(area=a.name, theme=a.themes[0].topic, prs=a.themes[0].prs)
                 for a in areas[:3]
-                if a["themes"]
-            ],
-        },
-        "notable": ranked(prs, notes, series_members),
-        "news": news(prs, notes, components),
-    }
+                if a.themes
+            ),
+        ),
+        notable=tuple(ranked(prs, notes, series_members)),
+        news=news(prs, notes, components),
+        count_mode=count_mode,
+    )
 
 
 def _landing_order(pair: tuple[PullRequest, Classification]) -> tuple[str, str, int]:
@@ -176,31 +194,32 @@ def _landing_order(pair: tuple[PullRequest, Classification]) -> tuple[str, str, 
     return (to_iso(pr.merged_at) if pr.merged_at else "", pr.sha or "", pr.number or 0)
 
 
-def _theme_dict(theme: Theme) -> dict[str, Any]:
-    cited = [m.number for m in theme.cited if m.number is not None]
-    return {
-        "name": theme.name,
-        "topic": theme.topic,
-        "kind": theme.kind,
-        "sentence": theme.sentence,
-        "prs": cited,
-        "quotes": [m.number for m in theme.quoted if m.number is not None],
-        "members": [m.number for m in theme.members if m.number is not None],
-        "more": len(theme.members) - len(cited),
-        "figures": [{"text": text, "pr": pr} for text, pr in theme.figures],
-        "points": [{"text": text, "pr": pr} for text, pr in theme.points],
-        "series": theme.series,
-    }
+def _area_theme(theme: Theme) -> AreaTheme:
+    cited = tuple(m.number for m in theme.cited if m.number is not None)
+    return AreaTheme(
+        name=theme.name,
+        topic=theme.topic,
+        kind=theme.kind,
+        sentence=theme.sentence,
+        prs=cited,
+        quotes=tuple(m.number for m in theme.quoted if m.number is not None),
+        members=tuple(m.number for m in theme.members if m.number is not None),
+        more=len(theme.members) - len(cited),
+        figures=tuple(Quote(text, pr) for text, pr in theme.figures),
+        points=tuple(Quote(text, pr) for text, pr in theme.points),
+        series=theme.series,
+    )
 
 
-def _area_dict(
+def _area(
     area: str,
     members: list[Item],
     themes: list[Theme],
     previous_count: int,
     descriptions: dict[str, str],
     told: Collection[int] = (),
-) -> dict[str, Any]:
+    components: tuple[str, ...] = (),
+) -> Area:
     in_themes = {id(m) for t in themes for m in t.members} | set(told)
     rest = [m for m in members if id(m) not in in_themes]
     rest_dirs = Counter(m.home for m in rest if m.home)
@@ -208,72 +227,70 @@ def _area_dict(
     for m in members:
         if m.number is not None and m.number not in numbers:
             numbers.append(m.number)
-    return {
-        "name": area,
-        "family": None,  # set once every area of the window is known (families.py)
+    return Area(
+        name=area,
+        family=None,  # set once every area of the window is known (families.py)
         # the profile's catch-all (no rule placed these PRs): named by its paths in prose
-        "catch_all": all(m.cls.area_rule.endswith("/default") for m in members),
-        "description": descriptions.get(area, ""),
-        "count": len(members),
-        "previous_count": previous_count,
-        "delta": len(members) - previous_count,
-        "prs": numbers,
-        "themes": [_theme_dict(t) for t in themes],
-        "top_paths": _top_dirs(members),
-        "kinds": dict(
+        catch_all=all(m.cls.area_rule.endswith("/default") for m in members),
+        description=descriptions.get(area, ""),
+        count=len(members),
+        previous_count=previous_count,
+        delta=len(members) - previous_count,
+        prs=tuple(numbers),
+        themes=tuple(_area_theme(t) for t in themes),
+        top_paths=_top_dirs(members),
+        kinds=dict(
             sorted(Counter(m.cls.kind for m in members).items(), key=lambda kv: (-kv[1], kv[0]))
         ),
-        "rest": {
-            "count": len(rest),
-            "top_paths": [
-                [d, n] for d, n in sorted(rest_dirs.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
-            ],
-            "reverts": sum(1 for m in rest if m.is_revert or m.is_reland or m.reverted),
+        rest=Rest(
+            count=len(rest),
+            top_paths=tuple(sorted(rest_dirs.items(), key=lambda kv: (-kv[1], kv[0]))[:3]),
+            reverts=sum(1 for m in rest if m.is_revert or m.is_reland or m.reverted),
             # no theme tells them: a tiny week names them rather than counting them
-            "prs": [m.number for m in rest if m.number is not None],
-        },
-    }
+            prs=tuple(m.number for m in rest if m.number is not None),
+        ),
+        components=components,
+    )
 
 
-def _top_dirs(members: list[Item]) -> list[list[Any]]:
-    """The area's most touched directories, two levels deep: `[[path, PRs], …]`."""
+def _top_dirs(members: list[Item]) -> tuple[tuple[str, int], ...]:
+    """The area's most touched directories, two levels deep: `((path, PRs), …)`."""
     counts = Counter("/".join(m.home.split("/")[:2]) for m in members if m.home)
-    return [[d, n] for d, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]]
+    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3])
 
 
-def _pr_dict(repo: str, it: Item, theme: str | None, note: Notability) -> dict[str, Any]:
+def _pr_facts(repo: str, it: Item, theme: str | None, note: Notability) -> PRFacts:
     pr = it.pr
     number = it.number or 0
     lines_by_dir: Counter[str] = Counter()
     for f in pr.files:
         directory = f.path.rsplit("/", 1)[0] if "/" in f.path else ""
         lines_by_dir[directory] += (f.additions or 0) + (f.deletions or 0) + 1
-    return {
-        "number": number,
-        "title": pr.title,
-        "clean_title": it.clean.text,
-        "tags": list(it.clean.tags),
-        "url": pr_url(repo, number) if links_to_github(repo) else None,  # None: cite as PR#N
-        "author": pr.author_name or pr.author,
-        "area": it.cls.area,
-        "kind": it.cls.kind,
-        "area_rule": it.cls.area_rule,
-        "kind_rule": it.cls.kind_rule,
-        "additions": pr.additions,
-        "deletions": pr.deletions,
-        "files": len(pr.files),
-        "top_paths": [
+    return PRFacts(
+        number=number,
+        title=pr.title,
+        clean_title=it.clean.text,
+        tags=tuple(it.clean.tags),
+        url=pr_url(repo, number) if links_to_github(repo) else None,  # None: cite as PR#N
+        author=pr.author_name or pr.author,
+        area=it.cls.area,
+        kind=it.cls.kind,
+        area_rule=it.cls.area_rule,
+        kind_rule=it.cls.kind_rule,
+        additions=pr.additions,
+        deletions=pr.deletions,
+        files=len(pr.files),
+        top_paths=tuple(
             d for d, _ in sorted(lines_by_dir.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
-        ],
-        "symbols": it.symbols,
-        "claims": it.claims,
-        "labels": list(pr.labels),
-        "merged_at": to_iso(pr.merged_at) if pr.merged_at else None,
-        "score": it.score,
-        "notability": note.as_dict(),
-        "theme": theme,
-        "is_revert": it.is_revert,
-        "is_reland": it.is_reland,
-        "reverted": it.reverted,
-        "landings": 1,
-    }
+        ),
+        symbols=tuple(it.symbols),
+        claims=tuple(it.claims),
+        labels=tuple(pr.labels),
+        merged_at=to_iso(pr.merged_at) if pr.merged_at else None,
+        score=it.score,
+        notability=note.facts(),
+        theme=theme,
+        is_revert=it.is_revert,
+        is_reland=it.is_reland,
+        reverted=it.reverted,
+    )

@@ -11,7 +11,9 @@ holds at most a quarter of the window's PRs.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from collections.abc import Sequence
+
+from .context_types import Area, Family, Section
 
 MIN_SECTION = 5  # an area, or the rest of a family, with this many PRs gets a section
 OTHER_SHARE = 0.25  # Other Areas holds at most this share of the window's PRs
@@ -29,43 +31,43 @@ def family_of(area: str, names: set[str] | frozenset[str] = frozenset()) -> str 
     return None
 
 
-def families(areas: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def families(areas: Sequence[Area]) -> list[Family]:
     """The window's families, biggest first: name, PRs, the week before, member areas."""
-    members: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    members: dict[str, list[Area]] = defaultdict(list)
     for area in areas:
-        if area["family"]:
-            members[area["family"]].append(area)
+        if area.family:
+            members[area.family].append(area)
     out = [
-        {
-            "name": name,
-            "count": sum(a["count"] for a in group),
-            "previous_count": sum(a["previous_count"] for a in group),
-            "areas": [a["name"] for a in group],
-        }
+        Family(
+            name=name,
+            count=sum(a.count for a in group),
+            previous_count=sum(a.previous_count for a in group),
+            areas=tuple(a.name for a in group),
+        )
         for name, group in members.items()
     ]
     # `areas` come in the digest's order (count, then substance): equal families keep it
-    return sorted(out, key=lambda f: -f["count"])
+    return sorted(out, key=lambda f: -f.count)
 
 
-def plan_sections(areas: list[dict[str, Any]], total: int) -> list[dict[str, Any]]:
+def plan_sections(areas: Sequence[Area], total: int) -> list[Section]:
     """The digest's sections in order, Other Areas (`kind` "other") last when anything is
     left for it. Each: heading, kind (area | family | other), family, areas (names, biggest
     first), count, previous_count. `areas` come biggest first, equal counts by the
     substance of their PRs: sections of equal count keep that order, never the alphabet."""
-    rank = {a["name"]: i for i, a in enumerate(areas)}
+    rank = {a.name: i for i, a in enumerate(areas)}
 
-    def weight(unit: list[dict[str, Any]]) -> tuple[int, int]:
-        return -_count(unit), min(rank[a["name"]] for a in unit)
+    def weight(unit: list[Area]) -> tuple[int, int]:
+        return -_count(unit), min(rank[a.name] for a in unit)
 
-    sectioned: list[list[dict[str, Any]]] = [[a] for a in areas if a["count"] >= MIN_SECTION]
-    placed = {a["name"] for unit in sectioned for a in unit}
-    left: dict[str, list[dict[str, Any]]] = defaultdict(list)  # family (or area) → areas
+    sectioned: list[list[Area]] = [[a] for a in areas if a.count >= MIN_SECTION]
+    placed = {a.name for unit in sectioned for a in unit}
+    left: dict[str, list[Area]] = defaultdict(list)  # family (or area) → areas
     order: list[str] = []
     for area in areas:
-        if area["name"] in placed:
+        if area.name in placed:
             continue
-        key = area["family"] or f"\0{area['name']}"  # an area of no family stands alone
+        key = area.family or f"\0{area.name}"  # an area of no family stands alone
         if key not in left:
             order.append(key)
         left[key].append(area)
@@ -77,44 +79,45 @@ def plan_sections(areas: list[dict[str, Any]], total: int) -> list[dict[str, Any
     units.sort(key=weight)
     while units and _count([a for u in units for a in u]) > OTHER_SHARE * total:
         sectioned.append(units.pop(0))
-    own = {a["family"] for unit in sectioned if len(unit) == 1 for a in unit if a["family"]}
+    own = {a.family for unit in sectioned if len(unit) == 1 for a in unit if a.family}
     sectioned.sort(key=weight)
     plan = [_entry(unit, own) for unit in sectioned]
     rest = [a for u in units for a in u]
     if rest:
         plan.append(
-            {
-                "heading": OTHER_AREAS,
-                "kind": "other",
-                "family": None,
-                "areas": [a["name"] for a in rest],
-                "count": _count(rest),
-                "previous_count": sum(a["previous_count"] for a in rest),
-            }
+            Section(
+                heading=OTHER_AREAS,
+                kind="other",
+                family=None,
+                areas=tuple(a.name for a in rest),
+                count=_count(rest),
+                previous_count=sum(a.previous_count for a in rest),
+            )
         )
     return plan
 
 
-def _count(unit: list[dict[str, Any]]) -> int:
-    return sum(a["count"] for a in unit)
+def _count(unit: list[Area]) -> int:
+    return sum(a.count for a in unit)
 
 
-def _entry(unit: list[dict[str, Any]], own: set[str]) -> dict[str, Any]:
+def _entry(unit: list[Area], own: set[str]) -> Section:
+    family = unit[0].family
+    heading: str | None
     if len(unit) == 1:
-        heading, kind, family = unit[0]["name"], "area", unit[0]["family"]
+        heading, kind = unit[0].name, "area"
     else:
-        family = unit[0]["family"]
         kind = "family"
         # a family some of whose members have sections of their own: say which these are
         heading = family if family not in own else f"{family}: {_listing(unit)}"
-    return {
-        "heading": heading,
-        "kind": kind,
-        "family": family,
-        "areas": [a["name"] for a in unit],
-        "count": _count(unit),
-        "previous_count": sum(a["previous_count"] for a in unit),
-    }
+    return Section(
+        heading=heading or "",
+        kind=kind,
+        family=family,
+        areas=tuple(a.name for a in unit),
+        count=_count(unit),
+        previous_count=sum(a.previous_count for a in unit),
+    )
 
 
 def member_name(area: str, family: str | None) -> str:
@@ -127,10 +130,10 @@ def member_name(area: str, family: str | None) -> str:
     return area
 
 
-def _listing(unit: list[dict[str, Any]]) -> str:
+def _listing(unit: list[Area]) -> str:
     """`NXP, Apple and 3 more`; the family's general member last, as `other backends`."""
-    family = unit[0]["family"]
-    named = [member_name(a["name"], family) for a in unit if a["name"] != family]
+    family = unit[0].family or ""
+    named = [member_name(a.name, family) for a in unit if a.name != family]
     rest = len(unit) - len(named)  # the general member, when the section holds it
     if len(named) + rest > _LISTED:
         shown = named[: _LISTED - 1]

@@ -24,12 +24,19 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..models import PullRequest
 from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement, WindowNames, announce
 from .claims import find_claims
 from .components import Component
+from .context_types import (
+    Announced,
+    NewComponent,
+    News,
+    NotabilityFacts,
+    Reason,
+    SubstanceFacts,
+)
 from .english import as_clause, sentence_case
 from .items import Item
 from .substance import Substance, read_substance
@@ -78,20 +85,24 @@ class Notability:
         said = self.announcement is not None and self.announcement.kind != DEFAULT
         return sub is None or ((sub.user_facing or said) and not sub.chore)
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"score": self.score, "reasons": self.reasons}
-        if self.substance is not None:
-            sub = self.substance
-            out["substance"] = {
-                "library_lines": sub.library_lines,
-                "library_files": sub.library_files,
-                "user_facing": sub.user_facing,
-                "chore": sub.chore,
-                "capability": sub.capability,
-                "surface": sub.surface,
-                "enables": sub.enables,
-            }
-        return out
+    def facts(self) -> NotabilityFacts:
+        """What the digest context says of it."""
+        sub = self.substance
+        return NotabilityFacts(
+            score=self.score,
+            reasons=tuple(Reason(r["kind"], r["text"]) for r in self.reasons),
+            substance=None
+            if sub is None
+            else SubstanceFacts(
+                library_lines=sub.library_lines,
+                library_files=sub.library_files,
+                user_facing=sub.user_facing,
+                chore=sub.chore,
+                capability=sub.capability,
+                surface=sub.surface,
+                enables=sub.enables,
+            ),
+        )
 
 
 def pr_score(
@@ -203,7 +214,7 @@ def ranked(items: Sequence[Item], notes: dict[int, Notability], series: set[int]
 
 def news(
     items: Sequence[Item], notes: dict[int, Notability], components: Sequence[Component]
-) -> dict[str, Any]:
+) -> News:
     """What the digest leads with: breaking changes and deprecations (every one), new
     components, and `lead`, the PRs to open Key Takeaways with, most notable first."""
     prs = {it.number: it for it in items if it.number is not None}
@@ -220,42 +231,42 @@ def news(
         return said
 
     told.sort(key=lambda it: (order[announced(it).kind], -notes[id(it)].score, it.number or 0))
-    breaking = [
-        {
-            "pr": it.number,
-            "kind": announced(it).kind,
-            "why": announced(it).why,
-            "sentence": announced(it).sentence,
-            "subject": announced(it).subject,
-            "hint": announced(it).hint,
-            "removed": list(announced(it).removed),
-            "renamed": [list(pair) for pair in announced(it).renamed],
-            "area": it.cls.area,
-            "reverted": it.reverted,
-        }
+    breaking = tuple(
+        Announced(
+            pr=it.number or 0,
+            kind=announced(it).kind,
+            why=announced(it).why,
+            sentence=announced(it).sentence,
+            subject=announced(it).subject,
+            hint=announced(it).hint,
+            removed=tuple(announced(it).removed),
+            renamed=tuple((old, new) for old, new in announced(it).renamed),
+            area=it.cls.area,
+            reverted=it.reverted,
+        )
         for it in told
-    ]
-    new = [
-        {
-            "path": c.path,
-            "files": c.files,
-            "prs": c.prs,
-            "lead": c.lead.number,  # None: a direct push made it
-            "push": "" if c.lead.number is not None else (c.lead.pr.sha or "")[:7],
-            "members": c.members,
-            "area": c.lead.cls.area,
-            "sentence": f"{sentence_case(as_clause(c.lead.clean.text))}.",
-        }
+    )
+    new = tuple(
+        NewComponent(
+            path=c.path,
+            files=c.files,
+            prs=tuple(c.prs),
+            lead=c.lead.number,  # None: a direct push made it
+            push="" if c.lead.number is not None else (c.lead.pr.sha or "")[:7],
+            members=tuple(c.members),
+            area=c.lead.cls.area,
+            sentence=f"{sentence_case(as_clause(c.lead.clean.text))}.",
+        )
         for c in components
-    ]
+    )
     lead = _lead(prs, notes)
-    return {
-        "breaking": breaking,
-        "new_components": new,
-        "lead": list(lead),
+    return News(
+        breaking=breaking,
+        new_components=new,
+        lead=tuple(lead),
         # the other PRs of each lead's effort, cited beside it
-        "lead_with": {str(n): others for n, others in lead.items() if others},
-    }
+        lead_with={n: tuple(others) for n, others in lead.items() if others},
+    )
 
 
 def _lead(prs: dict[int, Item], notes: dict[int, Notability]) -> dict[int, list[int]]:

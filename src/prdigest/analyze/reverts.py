@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from typing import Any
 
 from ..models import PullRequest
 from ..reading import clean_title, pair_all, quoted_title
 from ..reading.wrappers import read_wrapper
+from .context_types import Reland, Revert
 from .items import Item
-
-Row = dict[str, Any]
 
 
 def pair_reverts(
     built: list[Item], previous: Sequence[PullRequest], ambiguous_shas: Collection[str] = ()
-) -> tuple[list[Row], list[Row]]:
+) -> tuple[list[Revert], list[Reland]]:
     """Mark reverts, relands and reverted PRs on the items (the window's, in landing
     order); return the context's revert and reland rows. `ambiguous_shas`: see
     `reading.pair_all`."""
@@ -60,26 +58,26 @@ def pair_reverts(
         return clean_title(title).text if title else ""
 
     revert_rows = [
-        {
-            "revert": it.number,
-            "sha": it.pr.sha or "",
-            "reverted": number,
-            "reverted_in_window": number in in_window,
-            "title": target_title(it, number),
-            "revert_title": it.pr.title,
-            "relanded_by": relanded_by(it, number),
-        }
+        Revert(
+            revert=it.number,
+            sha=it.pr.sha or "",
+            reverted=number,
+            reverted_in_window=number in in_window,
+            title=target_title(it, number),
+            revert_title=it.pr.title,
+            relanded_by=relanded_by(it, number),
+        )
         for it, number in reverts
     ]
     reland_rows = [
-        {
-            "reland": it.number,
-            "sha": it.pr.sha or "",
-            "relanded": number,
-            "relanded_in_window": number in in_window,
-            "title": target_title(it, number) or _reland_subject(it),
-            "reland_title": it.pr.title,
-        }
+        Reland(
+            reland=it.number,
+            sha=it.pr.sha or "",
+            relanded=number,
+            relanded_in_window=number in in_window,
+            title=target_title(it, number) or _reland_subject(it),
+            reland_title=it.pr.title,
+        )
         for it, number in relands
     ]
     return revert_rows, reland_rows

@@ -177,17 +177,17 @@ def digest_command(
         keep=False,
     )
     text = (
-        json.dumps(outcome.context, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        json.dumps(outcome.context.as_dict(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
         if fmt == "json"
         else outcome.report.markdown
     )
     emit(text, out)  # first: a digest that could not be delivered is not stored
-    counts = outcome.context.get("counts", {})
+    counts = outcome.context.counts
     reporter.done(
         "; ".join(
             [
                 f"digest of {repo} for {outcome.report.window_start}..{outcome.report.window_end}: "
-                f"{plural(counts.get('prs', 0), 'PR')}, written by the {outcome.report.writer} writer",
+                f"{plural(counts.prs, 'PR')}, written by the {outcome.report.writer} writer",
                 *outcome.notes,
                 *(["7 days from --since (--until sets the last day)"] if seven_days else []),
                 _kept(store, outcome, fmt, reporter),

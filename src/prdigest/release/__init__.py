@@ -2,7 +2,7 @@
 
     from prdigest.release import release_notes, ref_range
     result = release_notes(store, "pytorch/executorch", config, window=window, worksheet=Path("notes.csv"))
-    result.report.markdown, result.context["counts"]
+    result.report.markdown, result.context.counts
 
 See docs/release-notes.md.
 """

@@ -13,7 +13,8 @@ quantization`) is said once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+
+from .release_context import Entry, EntryPart
 
 # Words that carry no meaning of their own: a shared opening of only these and one verb
 # ("Removed the") says nothing the entries have in common.
@@ -26,28 +27,22 @@ _NAMED = 3  # parts a heading names; the rest are "and N more" (each has its own
 _NAMED_IN_BULLET = 5  # a bullet has no lines below it: it names more
 
 
-def group_breaking(bullets: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def group_breaking(entries: Sequence[Entry]) -> list[Entry]:
     """The Backwards Incompatible entries in order; where several make one change, one
-    entry with `parts` (each with its own `label`, links and details) in place of the
+    entry with `parts` (each with its own label, links and details) in place of the
     first."""
-    entries: list[dict[str, Any]] = []
-    for group in _groups(bullets, _BREAKING_OPENING):
+    told: list[Entry] = []
+    for group in _groups(entries, _BREAKING_OPENING):
         if len(group) < 2:
-            entries.append({**group[0], "parts": []})
+            told.append(group[0])
             continue
-        text, middles = _told_once([str(b["text"]).split() for b in group], _NAMED)
-        entries.append(
-            {
-                "text": text,
-                "series": "",
-                "links": [link for b in group for link in b["links"]],
-                "parts": [
-                    {"label": middle, "links": b["links"], "series": "", "details": b["details"]}
-                    for middle, b in zip(middles, group, strict=True)
-                ],
-            }
+        text, middles = _told_once([e.text.split() for e in group], _NAMED)
+        parts = tuple(
+            EntryPart(middle, e.links, e.details) for middle, e in zip(middles, group, strict=True)
         )
-    return entries
+        links = tuple(link for e in group for link in e.links)
+        told.append(Entry(text, "", links, None, parts))
+    return told
 
 
 def entry_opening(sentence: str) -> str:
@@ -66,11 +61,11 @@ def told_together(sentences: Sequence[str]) -> str:
     return _told_once(words, _NAMED_IN_BULLET)[0]
 
 
-def _groups(bullets: Sequence[dict[str, Any]], meaningful: int) -> list[list[dict[str, Any]]]:
-    """The bullets in groups, in order of each group's first; alone, a group of one."""
-    words = [str(b["text"]).split() for b in bullets]
+def _groups(bullets: Sequence[Entry], meaningful: int) -> list[list[Entry]]:
+    """The entries in groups, in order of each group's first; alone, a group of one."""
+    words = [b.text.split() for b in bullets]
     taken: set[int] = set()
-    groups: list[list[dict[str, Any]]] = []
+    groups: list[list[Entry]] = []
     for i in range(len(bullets)):
         if i in taken:
             continue

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from ..analyze.announcements import BREAKING, Announcement, WindowNames, announce
 from ..models import PullRequest
 from .judgment import deleted_library
+from .release_context import BreakingDetails, CodeBlock, Renamed
 
 MIGRATION_NOTE = "breaking: the PR states no migration; write one before publishing"
 SHOWN = 6  # names a paragraph lists before "and N more"
@@ -29,7 +29,7 @@ def window_of(prs: Sequence[PullRequest]) -> WindowNames:
     return WindowNames(list(prs))
 
 
-def details(members: Sequence[PullRequest], window: WindowNames) -> dict[str, Any]:
+def details(members: Sequence[PullRequest], window: WindowNames) -> BreakingDetails:
     """What the entry's paragraph says: `removed`, `renamed` (old, new), `hint`, `code`
     ((label, text) blocks from a body) — each empty when nothing states it."""
     removed: list[str] = []
@@ -48,16 +48,16 @@ def details(members: Sequence[PullRequest], window: WindowNames) -> dict[str, An
         renamed += [pair for pair in said.renamed if pair not in renamed]
         hint = hint or said.hint
         code = code or before_after(pr.body)
-    return {
-        "removed": [f"`{n}`" for n in removed[:SHOWN]],
-        "removed_more": max(0, len(removed) - SHOWN),
-        "renamed": [{"old": old, "new": new} for old, new in renamed[:SHOWN]],
-        "hint": hint,
-        "code": [{"label": lab, "text": text} for lab, text in code],
-        "deleted": [f"`{p}`" for p in deleted[:SHOWN]] if not removed and not renamed else [],
-        "deleted_more": max(0, len(deleted) - SHOWN) if not removed and not renamed else 0,
-        "why": why if not (removed or renamed) else "",
-    }
+    return BreakingDetails(
+        removed=tuple(f"`{n}`" for n in removed[:SHOWN]),
+        removed_more=max(0, len(removed) - SHOWN),
+        renamed=tuple(Renamed(old, new) for old, new in renamed[:SHOWN]),
+        hint=hint,
+        code=tuple(CodeBlock(lab, text) for lab, text in code),
+        deleted=tuple(f"`{p}`" for p in deleted[:SHOWN]) if not removed and not renamed else (),
+        deleted_more=max(0, len(deleted) - SHOWN) if not removed and not renamed else 0,
+        why=why if not (removed or renamed) else "",
+    )
 
 
 def _said(pr: PullRequest, window: WindowNames) -> Announcement | None:
@@ -69,7 +69,7 @@ def _said(pr: PullRequest, window: WindowNames) -> Announcement | None:
 
 def states_migration(members: Sequence[PullRequest], window: WindowNames) -> bool:
     facts = details(members, window)
-    return bool(facts["hint"] or facts["renamed"] or facts["code"])
+    return bool(facts.hint or facts.renamed or facts.code)
 
 
 def before_after(body: str) -> list[tuple[str, str]]:

@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from ..analyze.announcements import WindowNames
 from ..config import Config
@@ -24,6 +23,7 @@ from .breaking import MIGRATION_NOTE, states_migration, window_of
 from .judgment import Judged, judge
 from .plan import build_context, draft_rows, resolve_rows
 from .refs import RefRange
+from .release_context import ReleaseContext
 from .render import render_markdown
 from .reverts import find_reverts, label
 from .worksheet import WorksheetRow, merge_rows, read_worksheet, with_full_shas, write_worksheet
@@ -34,7 +34,7 @@ Classifier = Callable[[Sequence[PullRequest]], list[Classification]]
 @dataclass
 class ReleaseNotesResult:
     report: Report
-    context: dict[str, Any]
+    context: ReleaseContext
     rows: list[WorksheetRow]
     rows_added: int = 0
     worksheet: Path | None = None
@@ -42,14 +42,14 @@ class ReleaseNotesResult:
     report_id: int | None = None  # as stored
 
     def summary(self) -> str:
-        c = self.context["counts"]
-        reasons = ", ".join(f"{n} {why}" for why, n in c["out_reasons"].items())
+        c = self.context.counts
+        reasons = ", ".join(f"{n} {why}" for why, n in c.out_reasons.items())
         text = (
-            f"{self.report.title}: {c['prs']} commits = {c['in_notes']} in the notes "
-            f"({c['bullets']} entries) + {c['out']} out" + (f" ({reasons})" if reasons else "")
+            f"{self.report.title}: {c.prs} commits = {c.in_notes} in the notes "
+            f"({c.bullets} entries) + {c.out} out" + (f" ({reasons})" if reasons else "")
         )
-        if c["deleted_rows"]:
-            text += f" + {c['deleted_rows']} deleted from the worksheet"
+        if c.deleted_rows:
+            text += f" + {c.deleted_rows} deleted from the worksheet"
         if self.worksheet is not None:
             text += f"; worksheet {self.worksheet}: {len(self.rows)} rows, {self.rows_added} new"
         return text
@@ -143,7 +143,7 @@ def release_notes(
         writer="deterministic",
         title=title,
         markdown=markdown,
-        context=context,
+        context=context.as_dict(),
         created_at=now(),
     )
     report_id = store.save_report(report)
@@ -185,10 +185,10 @@ def refresh_reverts(
 HIGHLIGHT_NOTE = "highlight (draft): named in the Highlights paragraph or table; rewrite it there"
 
 
-def _mark_highlights(rows: list[WorksheetRow], context: dict[str, Any]) -> list[WorksheetRow]:
+def _mark_highlights(rows: list[WorksheetRow], context: ReleaseContext) -> list[WorksheetRow]:
     """The Highlights are a draft: the worksheet says which rows they were drafted from
     (rows drafted now; a row a human already has is left as it is)."""
-    leads = {h["lead"] for h in context["highlights"]}
+    leads = {h.lead for h in context.highlights}
     return [
         replace(row, note=HIGHLIGHT_NOTE)
         if row.commit_hash in leads and row.line == 0 and not row.note
@@ -227,7 +227,7 @@ def _digest_classifier(
 
 def _describe(
     window: Window | None, refs: RefRange | None, prs: Sequence[PullRequest]
-) -> tuple[str, str, dict[str, Any]]:
+) -> tuple[str, str, dict[str, str]]:
     """(first day, last day, range description) for the report and the title."""
     if window is not None:
         first, last = window.first_day.isoformat(), window.last_day.isoformat()

@@ -7,9 +7,8 @@ human, so `--apply` on an untouched worksheet gives the same notes as the draft.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..analyze.announcements import WindowNames
 from ..analyze.families import family_of
@@ -30,6 +29,19 @@ from ..kinds import (
 from ..models import Classification, PullRequest
 from .bc_groups import group_breaking, told_together
 from .breaking import details, window_of
+from .release_context import (
+    BreakingDetails,
+    Entry,
+    Group,
+    GroupArea,
+    Headline,
+    Highlight,
+    Link,
+    Module,
+    NotesCounts,
+    NotesSection,
+    ReleaseContext,
+)
 from .reverts import RevertOutcome, label
 from .sentences import to_sentence, whole_title
 from .series import draft_leads, range_stacks, series_parts, series_phrase
@@ -218,10 +230,26 @@ def _follow(
     return current.commit_hash, ""
 
 
+@dataclass
+class _Draft:
+    """An entry while the decisions gather into it (it becomes an `Entry`)."""
+
+    text: str
+    kind: str | None
+    module: str
+    links: list[Link] = field(default_factory=list)
+    shas: list[str] = field(default_factory=list)
+    series: str = ""
+    details: BreakingDetails | None = None
+
+    def entry(self) -> Entry:
+        return Entry(self.text, self.series, tuple(self.links), self.details)
+
+
 def build_context(
     repo: str,
     title: str,
-    range_info: dict[str, Any],
+    range_info: dict[str, str],
     rows: Sequence[WorksheetRow],
     decisions: Sequence[Decision],
     prs: dict[str, PullRequest],
@@ -229,71 +257,65 @@ def build_context(
     *,
     short_links: bool,
     names: WindowNames | None = None,
-) -> dict[str, Any]:
-    """The JSON-serialisable context the template renders (and the report stores).
-    `names`: the public names the range's PRs add (read here when not given)."""
+) -> ReleaseContext:
+    """The context the template renders (and the report stores, `as_dict`), typed and
+    frozen once built. `names`: the public names the range's PRs add (read here when not
+    given)."""
     row_of = {row.commit_hash: row for row in rows}
     kind_of = {decision.sha: decision.kind for decision in decisions}
-    bullets: dict[str, dict[str, Any]] = {}
+    bullets: dict[str, _Draft] = {}
     order: list[str] = []
     for decision in decisions:
         if decision.lead is None:
             continue
         if decision.lead not in bullets:
             lead_row = row_of[decision.lead]
-            bullets[decision.lead] = {
-                "text": lead_row.title.strip()
+            bullets[decision.lead] = _Draft(
+                text=lead_row.title.strip()
                 or to_sentence(
                     whole_title(prs[decision.lead].title, prs[decision.lead].body),
                     prs[decision.lead].number,
                 ),
-                "kind": kind_of[decision.lead],
-                "module": lead_row.category.strip() or "Miscellaneous",
-                "links": [],
-                "shas": [],
-                "series": "",
-            }
+                kind=kind_of[decision.lead],
+                module=lead_row.category.strip() or "Miscellaneous",
+            )
             order.append(decision.lead)
         pr = prs[decision.sha]
         bullet = bullets[decision.lead]
         # The lead first: a series is counted from the row whose sentence the bullet uses.
-        bullet["shas"].insert(
-            0 if decision.sha == decision.lead else len(bullet["shas"]), decision.sha
-        )
-        link = {"number": pr.number, "url": pr.url(), "label": label(pr)}
-        if link not in bullet["links"]:  # a number landed twice (a re-export) links once
+        bullet.shas.insert(0 if decision.sha == decision.lead else len(bullet.shas), decision.sha)
+        link = Link(pr.number, pr.url(), label(pr))
+        if link not in bullet.links:  # a number landed twice (a re-export) links once
             # The row whose sentence the bullet uses links first.
-            bullet["links"].insert(
-                0 if decision.sha == decision.lead else len(bullet["links"]), link
-            )
-    for sha in order:  # one change made several times (the worksheet joined them): one sentence
-        shas = bullets[sha]["shas"]
-        if len(shas) > 1 and bullets[sha]["kind"] != BC_BREAKING:
-            bullets[sha]["text"] = told_together(
-                [row_of[s].title.strip() or bullets[sha]["text"] for s in shas]
-            )
+            bullet.links.insert(0 if decision.sha == decision.lead else len(bullet.links), link)
+    for draft in bullets.values():  # one change made several times (the worksheet joined them)
+        if len(draft.shas) > 1 and draft.kind != BC_BREAKING:
+            draft.text = told_together([row_of[s].title.strip() or draft.text for s in draft.shas])
     _name_series([bullets[sha] for sha in order], prs, range_shas)
     window = names if names is not None else window_of([prs[sha] for sha in range_shas])
     for sha in order:
-        if bullets[sha]["kind"] == BC_BREAKING:
-            bullets[sha]["details"] = details([prs[s] for s in bullets[sha]["shas"]], window)
+        if bullets[sha].kind == BC_BREAKING:
+            bullets[sha].details = details([prs[s] for s in bullets[sha].shas], window)
     sections = []
     for kind, heading in SECTIONS:
-        in_kind = [bullets[sha] for sha in order if bullets[sha]["kind"] == kind]
+        in_kind = [bullets[sha] for sha in order if bullets[sha].kind == kind]
         if not in_kind:
             continue
-        modules: dict[str, list[dict[str, Any]]] = {}
+        modules: dict[str, list[_Draft]] = {}
         for bullet in in_kind:
-            modules.setdefault(bullet["module"], []).append(bullet)
-        ordered: list[dict[str, Any]] = [
-            {"name": name, "bullets": [_public(b) for b in modules[name]]}
-            for name in module_order(modules)
+            modules.setdefault(bullet.module, []).append(bullet)
+        ordered = [
+            Module(name, tuple(b.entry() for b in modules[name])) for name in module_order(modules)
         ]
-        section: dict[str, Any] = {"kind": kind, "heading": heading, "modules": ordered}
-        section["groups"] = group_modules(ordered)
-        if kind == BC_BREAKING:  # one change made several times is told once
-            section["entries"] = group_breaking([b for m in ordered for b in m["bullets"]])
-        sections.append(section)
+        # one change made several times is one Backwards Incompatible entry, told once
+        entries = (
+            group_breaking([b for m in ordered for b in m.bullets]) if kind == BC_BREAKING else ()
+        )
+        sections.append(
+            NotesSection(
+                kind, heading, tuple(ordered), tuple(group_modules(ordered)), tuple(entries)
+            )
+        )
     highlights = _highlights([bullets[sha] for sha in order], prs)
     out = [d for d in decisions if d.lead is None]
     reasons: dict[str, int] = {}
@@ -303,60 +325,53 @@ def build_context(
     in_notes = len(decisions) - len(out)
     deleted = len(range_shas) - len(decisions)
     authors = {prs[sha].author for sha in range_shas if prs[sha].author}
-    return {
-        "repo": repo,
-        "title": title,
-        "range": range_info,
-        "short_links": short_links,
-        "highlights": highlights,
-        "headline": _headline(highlights, sections),
-        "sections": sections,
-        "counts": {
-            "prs": len(range_shas),
-            "in_notes": in_notes,
-            "bullets": _shown_entries(sections),
-            "out": len(out),
-            "out_reasons": dict(sorted(reasons.items())),
-            "deleted_rows": deleted,
-            "contributors": len(authors),
-        },
-    }
+    return ReleaseContext(
+        repo=repo,
+        title=title,
+        range=range_info,
+        short_links=short_links,
+        highlights=tuple(highlights),
+        headline=_headline(highlights, sections),
+        sections=tuple(sections),
+        counts=NotesCounts(
+            prs=len(range_shas),
+            in_notes=in_notes,
+            bullets=_shown_entries(sections),
+            out=len(out),
+            out_reasons=dict(sorted(reasons.items())),
+            deleted_rows=deleted,
+            contributors=len(authors),
+        ),
+    )
 
 
-def _shown_entries(sections: Sequence[dict[str, Any]]) -> int:
+def _shown_entries(sections: Sequence[NotesSection]) -> int:
     """The entries as the notes show them (one change made several times is one)."""
     return sum(
-        len(section["entries"])
-        if "entries" in section
-        else sum(len(module["bullets"]) for module in section["modules"])
+        len(section.entries)
+        if section.kind == BC_BREAKING
+        else sum(len(module.bullets) for module in section.modules)
         for section in sections
     )
 
 
 def _name_series(
-    bullets: Sequence[dict[str, Any]], prs: dict[str, PullRequest], range_shas: Sequence[str]
+    bullets: Sequence[_Draft], prs: dict[str, PullRequest], range_shas: Sequence[str]
 ) -> None:
     """Say so when an entry is a series (`a three-part series: #1, #2, #3`); judged from
     the PRs themselves, so a drafted and an applied worksheet read the same."""
-    several = [b for b in bullets if len(b["links"]) > 1]
+    several = [b for b in bullets if len(b.links) > 1]
     if not several:
         return
     stack_of = dict(zip(range_shas, range_stacks([prs[sha] for sha in range_shas]), strict=True))
     for bullet in several:
-        members = [prs[sha] for sha in bullet["shas"]]
-        bullet["series"] = series_phrase(
-            series_parts(members, [stack_of.get(sha) for sha in bullet["shas"]])
+        members = [prs[sha] for sha in bullet.shas]
+        bullet.series = series_phrase(
+            series_parts(members, [stack_of.get(sha) for sha in bullet.shas])
         )
 
 
-def _public(bullet: dict[str, Any]) -> dict[str, Any]:
-    out = {"text": bullet["text"], "series": bullet["series"], "links": bullet["links"]}
-    if "details" in bullet:
-        out["details"] = bullet["details"]
-    return out
-
-
-def module_order(modules: dict[str, list[Any]]) -> list[str]:
+def module_order(modules: Mapping[str, Sequence[object]]) -> list[str]:
     """PyTorch's module order where known, then by number of bullets, catch-alls last; a
     family's modules (`Backends: Arm`, `Backends: NXP`) stay together, as in the digests."""
     known = {normalize_name(name): i for i, name in enumerate(PYTORCH_MODULES)}
@@ -381,39 +396,40 @@ MAX_GROUPS = 15  # `###` headings a section has at most, as PyTorch's notes do
 MISCELLANEOUS = "Miscellaneous"
 
 
-def group_modules(modules: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def group_modules(modules: list[Module]) -> list[Group]:
     """A `###` per top-level area (`Backends: Arm`, `Backends: NXP` → Backends), its
     sub-areas as lead-ins (`Arm`, `NXP`; the family's own area first, with none), in the
     modules' order; past MAX_GROUPS, the smallest groups fold into Miscellaneous, each
     area under its own name."""
-    names = {m["name"] for m in modules}
-    groups: dict[str, list[dict[str, Any]]] = {}
+    names = {m.name for m in modules}
+    groups: dict[str, list[GroupArea]] = {}
     for module in modules:
-        family = family_of(module["name"], names) or module["name"]
-        lead = module["name"][len(family) :].lstrip(":").strip() if family != module["name"] else ""
-        groups.setdefault(family, []).append({"lead": lead, "bullets": module["bullets"]})
+        family = family_of(module.name, names) or module.name
+        lead = module.name[len(family) :].lstrip(":").strip() if family != module.name else ""
+        groups.setdefault(family, []).append(GroupArea(lead, module.bullets))
     for members in groups.values():
-        members.sort(key=lambda m: m["lead"] != "")  # the family's own area first (stable)
+        members.sort(key=lambda m: m.lead != "")  # the family's own area first (stable)
     if len(groups) > MAX_GROUPS:
-        size = {g: sum(len(m["bullets"]) for m in members) for g, members in groups.items()}
+        size = {g: sum(len(m.bullets) for m in members) for g, members in groups.items()}
         keep = set(sorted(groups, key=lambda g: -size[g])[: MAX_GROUPS - 1])
         keep.discard(MISCELLANEOUS)
-        folded: list[dict[str, Any]] = []
+        folded: list[GroupArea] = []
         for name in list(groups):
             if name not in keep:
                 for member in groups.pop(name):
-                    lead = f"{name}: {member['lead']}" if member["lead"] else name
-                    folded.append({"lead": lead if name != MISCELLANEOUS else member["lead"],
-                                   "bullets": member["bullets"]})  # fmt: skip
-        folded.sort(key=lambda m: m["lead"] != "")
+                    lead = f"{name}: {member.lead}" if member.lead else name
+                    folded.append(
+                        GroupArea(lead if name != MISCELLANEOUS else member.lead, member.bullets)
+                    )
+        folded.sort(key=lambda m: m.lead != "")
         groups[MISCELLANEOUS] = folded
-    return [{"name": name, "areas": members} for name, members in groups.items()]
+    return [Group(name, tuple(members)) for name, members in groups.items()]
 
 
 _TAKES_AWAY = frozenset({"Removed", "Deleted", "Dropped", "Deprecated", "Reverted"})
 
 
-def _highlights(bullets: list[dict[str, Any]], prs: dict[str, PullRequest]) -> list[dict[str, Any]]:
+def _highlights(bullets: list[_Draft], prs: dict[str, PullRequest]) -> list[Highlight]:
     """The release's headline changes by the digest's notability (a breaking change or a
     deprecation its PR announces, a stated result, size, kind), then the number of PRs a
     bullet gathers; each with its stage (`Prototype` when its library code is a
@@ -421,49 +437,52 @@ def _highlights(bullets: list[dict[str, Any]], prs: dict[str, PullRequest]) -> l
     scored = []
     for position, bullet in enumerate(bullets):
         best, announced = max(
-            (standalone_score(prs[sha], bullet["kind"] or "") for sha in bullet["shas"]),
+            (standalone_score(prs[sha], bullet.kind or "") for sha in bullet.shas),
             key=lambda found: found[0],
         )
         # features, as PyTorch's table lists them; breaking changes and deprecations
         # have their own sections, which the paragraph points to
-        candidate = bullet["kind"] in _HIGHLIGHT_KINDS or (
-            bullet["kind"] == IMPROVEMENTS and (len(bullet["links"]) > 1 or announced is not None)
+        candidate = bullet.kind in _HIGHLIGHT_KINDS or (
+            bullet.kind == IMPROVEMENTS and (len(bullet.links) > 1 or announced is not None)
         )
         # what went is no feature to headline ("Removed rope fusion option, …")
-        candidate = candidate and str(bullet["text"]).split(" ", 1)[0] not in _TAKES_AWAY
+        candidate = candidate and bullet.text.split(" ", 1)[0] not in _TAKES_AWAY
         if candidate:
-            score = best + math.log(len(bullet["links"]))
+            score = best + math.log(len(bullet.links))
             scored.append((-round(score, 6), position, bullet))
     headings = dict(SECTIONS)
     return [
-        {
-            **_public(b),
-            "section": headings.get(b["kind"], b["kind"]),
-            "module": b["module"],
-            "stage": stage_of([prs[sha] for sha in b["shas"]]),
-            "phrase": headline_phrase(b["text"]),
-            "lead": b["shas"][0],
-        }
+        Highlight(
+            text=b.text,
+            series=b.series,
+            links=tuple(b.links),
+            section=headings.get(b.kind or "", b.kind or ""),
+            module=b.module,
+            stage=stage_of([prs[sha] for sha in b.shas]),
+            phrase=headline_phrase(b.text),
+            lead=b.shas[0],
+            details=b.details,
+        )
         for _, _, b in sorted(scored, key=lambda row: row[:2])[:HIGHLIGHTS]
     ]
 
 
-def _headline(highlights: list[dict[str, Any]], sections: list[dict[str, Any]]) -> dict[str, Any]:
+def _headline(highlights: list[Highlight], sections: list[NotesSection]) -> Headline:
     """The Highlights paragraph and table, drafted as PyTorch writes them: the first
     `NAMED` headline changes by name, how many breaking changes and deprecations to read,
     and a table of the headline changes by stage (a column per stage that has one)."""
-    entries = {s["kind"]: sum(len(m["bullets"]) for m in s["modules"]) for s in sections}
-    columns = [stage for stage in (CORE, PROTOTYPE) if any(h["stage"] == stage for h in highlights)]
-    by_stage = [[h for h in highlights if h["stage"] == stage] for stage in columns]
+    entries = {s.kind: sum(len(m.bullets) for m in s.modules) for s in sections}
+    columns = [stage for stage in (CORE, PROTOTYPE) if any(h.stage == stage for h in highlights)]
+    by_stage = [[h for h in highlights if h.stage == stage] for stage in columns]
     depth = max((len(c) for c in by_stage), default=0)
-    rows = [[c[i] if i < len(c) else None for c in by_stage] for i in range(depth)]
-    return {
-        "named": highlights[:NAMED],
-        "breaking": entries.get(BC_BREAKING, 0),
-        "deprecations": entries.get(DEPRECATION, 0),
-        "columns": columns,
-        "rows": rows,
-    }
+    rows = tuple(tuple(c[i] if i < len(c) else None for c in by_stage) for i in range(depth))
+    return Headline(
+        named=tuple(highlights[:NAMED]),
+        breaking=entries.get(BC_BREAKING, 0),
+        deprecations=entries.get(DEPRECATION, 0),
+        columns=tuple(columns),
+        rows=rows,
+    )
 
 
 PROTOTYPE, CORE = "Prototype", "Core"

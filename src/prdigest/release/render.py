@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 import jinja2
 
 from ..errors import TemplateError
+from .release_context import ReleaseContext
 
 _TEMPLATE = "release_notes.md.j2"
 
@@ -23,9 +23,9 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def render_markdown(context: dict[str, Any]) -> str:
+def render_markdown(context: ReleaseContext) -> str:
     try:
-        text = _environment().get_template(_TEMPLATE).render(**context)
+        text = _environment().get_template(_TEMPLATE).render(**context.template_values())
     except jinja2.TemplateError as exc:
         raise TemplateError(
             f"release-notes template failed: {exc}", "report this as a bug"

@@ -8,8 +8,7 @@ figure that its cited PR does not state; the closing line reports what was check
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..analyze.context_types import DigestContext
 from ..render.markdown import plain, render_template
 from .digest_blocks import Ledger, check, closing, empty, people, reverts, trends
 from .news import callout
@@ -20,15 +19,15 @@ from .takeaways import takeaways
 __all__ = ["MIN_SECTION", "citation_budget", "write_digest"]
 
 
-def write_digest(context: dict[str, Any]) -> str:
+def write_digest(context: DigestContext) -> str:
     ledger = Ledger(context)
-    if context["counts"]["prs"] == 0:
+    if context.counts.prs == 0:
         values = empty(context, ledger)
     else:
         # The sections spend the citation budget; the news above them is told beside it.
         sections, table, tail = area_sections(context, ledger)
         values = {
-            "title": plain(context["title"]),
+            "title": plain(context.title),
             "takeaways": takeaways(context, ledger),
             "callout": callout(context, ledger),
             "sections": sections,

@@ -5,8 +5,8 @@ totals and the top areas, then volume and people."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from ..analyze.context_types import AreaTheme, DigestContext, PRFacts
 from ..analyze.english import number_word, plural, sentence_case, verb_base
 from ..analyze.items import theme_tags
 from ..render.markdown import code, inline, plain
@@ -36,16 +36,16 @@ def participle(verb: str) -> str:
     return verb + "ed"
 
 
-def _subject(pr: dict[str, Any]) -> str:
+def _subject(pr: PRFacts) -> str:
     """What the title names its subject with, which the clean title moved to its tags: a
     prefix (`Metal backend: enable X`, `Qualcomm AI Engine Direct - Enable Y`) or the
     first bracketed tag that is no process tag (`[mxfp8 moe training]`, not `[ez]`)."""
-    title = pr["title"]
+    title = pr.title
     bare = re.sub(r"^(?:\s*\[[^\]]*\])+\s*", "", title)
-    for tag in pr.get("tags", []):
+    for tag in pr.tags:
         if re.match(re.escape(tag) + r"\s*(?::|\s-\s)", bare):
             return str(tag)
-    for tag in pr.get("tags", []):
+    for tag in pr.tags:
         if f"[{tag}]" in title and theme_tags((tag,)):
             return str(tag)
     return ""
@@ -74,41 +74,43 @@ def what_it_does(clean_title: str, subject: str = "") -> str:
     return f"{prefix}: {said}" if prefix else said
 
 
-def _why(number: int, pr: dict[str, Any], news: LeadNews, largest: int) -> str:
+def _why(number: int, pr: PRFacts, news: LeadNews, largest: int) -> str:
     """Why the PR matters, from its own text and files (its stated result aside): the
     component it creates, what its description says it enables, the public package it
     changes, or the size of its library change."""
-    sub = pr.get("notability", {}).get("substance") or {}
+    sub = pr.notability.substance
     made = news.made.get(number)
     if made is not None:
-        return f", creating {code(made['path'] + '/')} ({plural(made['files'], 'file')})"
-    enables = sub.get("enables", "")
+        return f", creating {code(made.path + '/')} ({plural(made.files, 'file')})"
+    if sub is None:
+        return ""
+    enables = sub.enables
     if enables:  # `enables X` → ", which enables X"; `so users can X` as it is
         joined = "which " if enables.split()[0].lower().endswith("s") else ""
         return f", {joined}{inline(enables)}"
-    if sub.get("surface"):
-        return f", changing what {code(sub['surface'])} exports"
-    lines = int(sub.get("library_lines", 0))
+    if sub.surface:
+        return f", changing what {code(sub.surface)} exports"
+    lines = sub.library_lines
     if lines and lines >= largest:
         return f", the week's largest change to library code ({lines:,} lines)"
     if lines:
-        files = int(sub.get("library_files", 0))
+        files = sub.library_files
         where = f" in {files} files" if files > 1 else ""
         return f", {lines:,} lines of library code{where}"
     return ""
 
 
-def lead_sentence(context: dict[str, Any], ledger: Ledger) -> tuple[str, bool]:
+def lead_sentence(context: DigestContext, ledger: Ledger) -> tuple[str, bool]:
     """Key Takeaways' opening: the week's most notable PRs (`news.lead`), each cited with
     why it matters: a break or deprecation by what it removes or deprecates (the callout
     tells the rest), any other by what it does and its reason. "Most notable this week:
     `X` API removed (PR#1); `Y` support added (PR#2), which enables …". And whether it
     quotes a figure ('' and False when there is no lead)."""
     news = lead_news(context)
-    with_ = (context.get("news") or {}).get("lead_with", {})
+    with_ = context.news.lead_with
     largest = max(
-        (int((p.get("notability", {}).get("substance") or {}).get("library_lines", 0))
-         for p in context["prs"].values()),
+        (p.notability.substance.library_lines if p.notability.substance else 0
+         for p in context.prs.values()),
         default=0,
     )  # fmt: skip
     phrases: list[str] = []
@@ -117,18 +119,18 @@ def lead_sentence(context: dict[str, Any], ledger: Ledger) -> tuple[str, bool]:
     for number in news.lead:
         if len(phrases) >= LEAD_SHOWN or not ledger.has(number):
             continue
-        pr = ledger.prs[str(number)]
+        pr = ledger.prs[number]
         row = news.told(number)
         if row is not None:
-            phrases.append(f"{inline(row['subject'])} ({ledger.cite(number)})")
+            phrases.append(f"{inline(row.subject)} ({ledger.cite(number)})")
             told += 1
             continue
-        what = inline(what_it_does(pr["clean_title"], _subject(pr)))
-        numbers = [number, *with_.get(str(number), [])]
-        if number not in news.made and pr["claims"] and ledger.figure_ok(pr["claims"][0], number):
+        what = inline(what_it_does(pr.clean_title, _subject(pr)))
+        numbers = [number, *with_.get(number, ())]
+        if number not in news.made and pr.claims and ledger.figure_ok(pr.claims[0], number):
             # its stated result says why, quoted beside its citation
             ledger.figures += 1
-            figure = inline(pr["claims"][0], symbols=False)
+            figure = inline(pr.claims[0], symbols=False)
             phrases.append(f"{what}, reporting “{figure}” ({ledger.cite_all(numbers)})")
             quoted = True
             continue
@@ -137,26 +139,26 @@ def lead_sentence(context: dict[str, Any], ledger: Ledger) -> tuple[str, bool]:
     return most_notable(phrases, told, len(news.announced)), quoted
 
 
-def _lead_phrase(theme: dict[str, Any]) -> str:
-    if theme["kind"] == "path":
-        directory = theme["name"].rsplit("(", 1)[-1].strip("()`")
+def _lead_phrase(theme: AreaTheme) -> str:
+    if theme.kind == "path":
+        directory = theme.name.rsplit("(", 1)[-1].strip("()`")
         return f"work in {code(directory)}"
-    if theme["series"]:
-        return f"a {number_word(len(theme['members']))}-part series on {inline(theme['name'])}"
-    return inline(theme["topic"])
+    if theme.series:
+        return f"a {number_word(len(theme.members))}-part series on {inline(theme.name)}"
+    return inline(theme.topic)
 
 
-def takeaways(context: dict[str, Any], ledger: Ledger) -> str:
-    counts = context["counts"]
-    areas = context["areas"]
+def takeaways(context: DigestContext, ledger: Ledger) -> str:
+    counts = context.counts
+    areas = context.areas
     news, quoted = lead_sentence(context, ledger)
-    leaders = [a for a in areas[:2] if a["themes"]] if not news else []
+    leaders = [a for a in areas[:2] if a.themes] if not news else []
     parts = []
     for area in leaders:
-        themes = [t for t in area["themes"] if t["topic"]][:2]
+        themes = [t for t in area.themes if t.topic][:2]
         phrases = " and ".join(_lead_phrase(t) for t in themes)
-        parts.append(f"**{plain(area['name'])}**" + (f" ({phrases})" if phrases else ""))
-    verb = "was dominated by" if counts["prs"] >= 20 else "centred on"
+        parts.append(f"**{plain(area.name)}**" + (f" ({phrases})" if phrases else ""))
+    verb = "was dominated by" if counts.prs >= 20 else "centred on"
     if news:  # the lead said what mattered: the totals need no second summary
         lead = "The week saw activity"
     elif parts:
@@ -169,16 +171,18 @@ def takeaways(context: dict[str, Any], ledger: Ledger) -> str:
             (
                 (t, f)
                 for a in areas[:4]
-                for t in a["themes"]
-                for f in t["figures"]
-                if ledger.figure_ok(f["text"], f["pr"])
+                for t in a.themes
+                for f in t.figures
+                if ledger.figure_ok(f.text, f.pr)
             ),
             None,
         )
     if figure is not None:
         theme, fig = figure
-        lead += f", with {inline(theme['topic']) or 'one PR'} reporting {ledger.quote(fig['text'], fig['pr'])}"
-    top = context["key_takeaways"]["top_areas"]
+        lead += (
+            f", with {inline(theme.topic) or 'one PR'} reporting {ledger.quote(fig.text, fig.pr)}"
+        )
+    top = context.key_takeaways.top_areas
     numbered = [f"({i}) {plain(name)}" for i, name in enumerate(top, start=1)]
     listing = (
         ", ".join(numbered[:-1]) + (", and " if len(numbered) > 2 else " and ") + numbered[-1]
@@ -186,24 +190,24 @@ def takeaways(context: dict[str, Any], ledger: Ledger) -> str:
         else numbered[0]
     )
     comma = "" if news else ","
-    first = f"{lead}{comma} totaling {plural(counts['prs'], 'PR')} across {listing}."
-    total = context["trends"]["total"]
+    first = f"{lead}{comma} totaling {plural(counts.prs, 'PR')} across {listing}."
+    total = context.trends.total
     volume = ""
-    if total["previous"]:
-        change = total["delta"]
+    if total.previous:
+        change = total.delta
         volume = (
-            f"Volume was {'up' if change > 0 else 'down'} {abs(total['pct'])}% on the week before ({total['previous']})"
+            f"Volume was {'up' if change > 0 else 'down'} {abs(total.pct or 0)}% on the week before ({total.previous})"
             if change
-            else f"Volume was level with the week before ({total['previous']})"
+            else f"Volume was level with the week before ({total.previous})"
         )
     extras = []
-    if counts["reverts"]:
-        extras.append(plural(counts["reverts"], "revert"))
-    if counts["first_time_authors"]:
-        extras.append(first_timers(counts["first_time_authors"], context))
-    if counts["direct_pushes"]:
+    if counts.reverts:
+        extras.append(plural(counts.reverts, "revert"))
+    if counts.first_time_authors:
+        extras.append(first_timers(counts.first_time_authors, context))
+    if counts.direct_pushes:
         extras.append(
-            f"{plural(counts['direct_pushes'], 'direct push', 'direct pushes')} counted apart"
+            f"{plural(counts.direct_pushes, 'direct push', 'direct pushes')} counted apart"
         )
     listed = ", ".join(extras)
     if volume and listed:

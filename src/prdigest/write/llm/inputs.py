@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from ...analyze.context_types import DigestContext, PRFacts
 from ...models import PullRequest
 from .tokens import estimate_tokens
 
@@ -103,32 +103,31 @@ FULL_ITEMS = ItemLimits()
 SHORT_ITEMS = ItemLimits(text_tokens=0, claim_tokens=12)  # an area too large for one request
 
 
-def pr_item(number: int, info: dict[str, Any], text: PRText | None, limits: ItemLimits) -> str:
+def pr_item(number: int, info: PRFacts | None, text: PRText | None, limits: ItemLimits) -> str:
     """One line of data: number, title, main path, opening words, a stated figure."""
-    title = one_line(
-        str(info.get("clean_title") or info.get("title") or (text.title if text else ""))
-    )
+    said = (info.clean_title or info.title) if info else ""
+    title = one_line(said or (text.title if text else ""))
     parts = [f"#{number}", title]
-    path = _main_path(info.get("top_paths"))
+    path = one_line(info.top_paths[0]) if info and info.top_paths else ""
     if path:
         parts.append(f"| {path}")
     opening = _opening(text, title) if limits.text_tokens else ""
     shown = trim_tokens(opening, limits.text_tokens) if opening else ""
     if shown:
         parts.append("| " + shown)
-    for claim in stated_results(info, shown, limits)[: limits.claims]:
+    for claim in stated_results(info.claims if info else (), shown, limits)[: limits.claims]:
         parts.append("| claim: " + claim)
     return " ".join(p for p in parts if p)
 
 
-def stated_results(info: dict[str, Any], already_shown: str, limits: ItemLimits) -> list[str]:
+def stated_results(claims: Iterable[str], already_shown: str, limits: ItemLimits) -> list[str]:
     """The results the analysis read in the PR's text (`claims`: whole clauses stating a
     measured outcome, never a test threshold, a setting or a table cell, as the
     deterministic writer quotes them), cut around their figure to fit the line."""
     from .verify import extract_figures
 
     found = []
-    for claim in (str(c) for c in info.get("claims") or ()):
+    for claim in claims:
         figures = extract_figures(claim)
         if one_line(claim) in already_shown:  # the opening words hold it whole
             continue
@@ -172,42 +171,26 @@ def _opening(text: PRText | None, title: str) -> str:
     return body
 
 
-def _main_path(top_paths: Any) -> str:
-    if not top_paths:
-        return ""
-    first = top_paths[0]
-    if isinstance(first, dict):
-        first = first.get("path", "")
-    elif isinstance(first, list | tuple):
-        first = first[0] if first else ""
-    return one_line(str(first))
-
-
-def window_prs(context: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    """The context's PRs by number."""
-    return {int(k): v for k, v in context.get("prs", {}).items() if str(k).isdigit()}
-
-
-def figure_texts(context: dict[str, Any], texts: Mapping[int, PRText]) -> dict[int, str]:
+def figure_texts(context: DigestContext, texts: Mapping[int, PRText]) -> dict[int, str]:
     """What each PR of the window says, for figures: title, full body, the claims
     analysis found."""
     out = {}
-    for number, info in window_prs(context).items():
+    for number, info in context.prs.items():
         text = texts.get(number)
-        parts = [str(info.get("title", "")), str(info.get("clean_title", ""))]
+        parts = [info.title, info.clean_title]
         if text is not None:
             parts += [text.title, text.raw_body]
-        parts += [str(c) for c in info.get("claims") or []]
+        parts += info.claims
         out[number] = "\n".join(p for p in parts if p)
     return out
 
 
-def evidence_texts(context: dict[str, Any], texts: Mapping[int, PRText]) -> dict[int, str]:
+def evidence_texts(context: DigestContext, texts: Mapping[int, PRText]) -> dict[int, str]:
     """Everything a sentence citing a PR may name: its figure text, changed paths, labels."""
     out = figure_texts(context, texts)
-    for number, info in window_prs(context).items():
+    for number, info in context.prs.items():
         text = texts.get(number)
-        extra = [str(p) for p in info.get("top_paths") or [] if isinstance(p, str)]
+        extra = list(info.top_paths)
         if text is not None:
             extra += [*text.paths, *text.labels]
         out[number] = "\n".join([out[number], *extra])

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
+from ...analyze.context_types import DigestContext
 from ...render.markdown import code, inline
 from ..digest_blocks import Ledger
 from ..news import LEAD_SHOWN, LeadNews, lead_news, most_notable
@@ -22,7 +22,7 @@ CONSEQUENCES = {
 
 
 def notable_line(
-    context: dict[str, Any], ledger: Ledger, why: Mapping[int, str], texts: Mapping[int, str]
+    context: DigestContext, ledger: Ledger, why: Mapping[int, str], texts: Mapping[int, str]
 ) -> str:
     """ "Most notable this week: old smoothquant implementation deleted (PR#1) — code that
     relies on it must change; …", or "" when the analysis found no news."""
@@ -32,15 +32,15 @@ def notable_line(
     for number in news.lead:
         if len(phrases) >= LEAD_SHOWN or not ledger.has(number) or number not in texts:
             continue
-        pr = ledger.prs[str(number)]
+        pr = ledger.prs[number]
         row = news.told(number)
         if row is not None:
-            what = inline(str(row["subject"]))
+            what = inline(row.subject)
             told += 1
         elif number in news.made:
-            what = f"new {code(str(news.made[number]['path']) + '/')}"
+            what = f"new {code(news.made[number].path + '/')}"
         else:
-            what = inline(str(pr.get("theme") or pr.get("clean_title") or pr.get("title", "")))
+            what = inline(pr.theme or pr.clean_title or pr.title)
         reason = why.get(number) or own_reason(context, number, news)
         phrase = f"{what} ({ledger.cite(number)})"
         if reason:
@@ -49,27 +49,26 @@ def notable_line(
     return most_notable(phrases, told, len(news.announced))
 
 
-def own_reason(context: dict[str, Any], number: int, news: LeadNews) -> str:
+def own_reason(context: DigestContext, number: int, news: LeadNews) -> str:
     """Why the PR matters in the analysis' own words: what a break or deprecation asks
     of users (and the PR's advice), what a new component is, the result the PR states,
     or the sentence of the theme made from it."""
     row = news.told(number)
     if row is not None:
-        said = CONSEQUENCES.get(str(row["kind"]), "")
-        if row.get("hint"):
-            said += f"; in the PR's words: “{row['hint']}”"
+        said = CONSEQUENCES.get(row.kind, "")
+        if row.hint:
+            said += f"; in the PR's words: “{row.hint}”"
         return said
     if number in news.made:
-        return str(news.made[number].get("sentence", ""))
-    pr = context.get("prs", {}).get(str(number), {})
-    claims = [str(c) for c in pr.get("claims") or []]
-    if claims:
-        return f"the PR reports {claims[0]}"
-    for area in context.get("areas", []):
-        for theme in area.get("themes", []) or []:
-            quotes = theme.get("quotes") or theme.get("prs", [])[:1]
-            if number in quotes and theme.get("sentence"):
-                return str(theme["sentence"])
+        return news.made[number].sentence
+    pr = context.prs.get(number)
+    if pr is not None and pr.claims:
+        return f"the PR reports {pr.claims[0]}"
+    for area in context.areas:
+        for theme in area.themes:
+            quotes = theme.quotes or theme.prs[:1]
+            if number in quotes and theme.sentence:
+                return theme.sentence
     return ""
 
 

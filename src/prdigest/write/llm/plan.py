@@ -21,6 +21,7 @@ from typing import Any
 
 import jinja2
 
+from ...analyze.context_types import Area, DigestContext, Section
 from ...analyze.families import plan_sections
 from ...errors import LLMError, TemplateError
 from ..news import LEAD_SHOWN, lead_news
@@ -118,23 +119,17 @@ def themes_wanted(count: int, own_section: bool = True) -> int:
     return max(1, min(MAX_THEMES, -(-count // PRS_PER_THEME)))
 
 
-def own_sections(context: dict[str, Any]) -> set[str]:
+def own_sections(context: DigestContext) -> set[str]:
     """The areas the digest gives a section of their own (`kind` "area" in the plan)."""
-    return {
-        name
-        for entry in section_plan(context)
-        if entry["kind"] == "area"
-        for name in entry["areas"]
-    }
+    return {name for entry in section_plan(context) if entry.kind == "area" for name in entry.areas}
 
 
-def section_plan(context: dict[str, Any]) -> list[dict[str, Any]]:
+def section_plan(context: DigestContext) -> list[Section]:
     """The digest's sections as the analysis planned them, as the deterministic writer
-    reads them (a context written before the plan was gets it planned here)."""
-    planned = context.get("sections")
-    if planned:
-        return list(planned)
-    return plan_sections(context.get("areas", []), int(context.get("counts", {}).get("prs", 0)))
+    reads them (a context made without a plan gets it planned here)."""
+    if context.sections:
+        return list(context.sections)
+    return plan_sections(context.areas, context.counts.prs)
 
 
 def params_for(
@@ -158,7 +153,7 @@ class AreaPlanner:
 
     def __init__(
         self,
-        context: dict[str, Any],
+        context: DigestContext,
         texts: Mapping[int, PRText],
         env: jinja2.Environment,
         context_tokens: int,
@@ -169,18 +164,18 @@ class AreaPlanner:
         self.env = env
         self.budget = context_tokens
         self.temperature = temperature
-        self.system = render(env, "areas_system.j2", repo=context["repo"], max_themes=MAX_THEMES)
-        self.label = str(context.get("window", {}).get("label", ""))
+        self.system = render(env, "areas_system.j2", repo=context.repo, max_themes=MAX_THEMES)
+        self.label = context.window.label
 
     def plan(self) -> list[Request]:
         requests: list[Request] = []
         current: list[AreaPart] = []
         own = own_sections(self.context)
         for area in self._areas():
-            numbers = [int(n) for n in area["prs"]]
-            count = int(area.get("count", len(numbers)))
-            section = str(area["name"]) in own
-            whole = self._part(str(area["name"]), count, numbers, themes_wanted(count, section))
+            numbers = list(area.prs)
+            count = area.count
+            section = area.name in own
+            whole = self._part(area.name, count, numbers, themes_wanted(count, section))
             whole.section = section
             if self._shares([*current, whole]):
                 current.append(whole)
@@ -201,14 +196,14 @@ class AreaPlanner:
             requests.append(self._request(current))
         return requests
 
-    def _areas(self) -> list[dict[str, Any]]:
+    def _areas(self) -> list[Area]:
         """The window's areas with PRs, in the order of the digest's sections, so that a
         family's members share requests."""
-        by_name = {str(a["name"]): a for a in self.context.get("areas", []) if a.get("prs")}
+        by_name = {a.name: a for a in self.context.areas if a.prs}
         ordered = [
             by_name.pop(name)
             for entry in section_plan(self.context)
-            for name in entry["areas"]
+            for name in entry.areas
             if name in by_name
         ]
         return ordered + list(by_name.values())
@@ -246,7 +241,7 @@ class AreaPlanner:
         return AreaPart(name, count, numbers, items, min(themes, len(numbers)))
 
     def _item(self, number: int, limits: ItemLimits) -> str:
-        info = self.context.get("prs", {}).get(str(number), {})
+        info = self.context.prs.get(number)
         return pr_item(number, info, self.texts.get(number), limits)
 
     def _split(self, whole: AreaPart) -> list[AreaPart]:
@@ -287,7 +282,7 @@ class AreaPlanner:
 
     def _request(self, parts: list[AreaPart]) -> Request:
         user = render(
-            self.env, "areas_user.j2", repo=self.context["repo"], label=self.label, areas=parts
+            self.env, "areas_user.j2", repo=self.context.repo, label=self.label, areas=parts
         )
         messages = [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
         schema = themes_schema([p.name for p in parts], [p.numbers for p in parts], parts)
@@ -306,43 +301,42 @@ class NewsItem:
     data: str = ""  # "#3495 Delete old smoothquant implementation | torchao/… | …"
 
 
-def news_items(
-    context: dict[str, Any], texts: Mapping[int, PRText] | None = None
-) -> list[NewsItem]:
+def news_items(context: DigestContext, texts: Mapping[int, PRText] | None = None) -> list[NewsItem]:
     """What the analysis judged most notable, most notable first, as the deterministic
     writer opens its Key Takeaways (`news.lead_news`): the week's top PRs (a breaking
     change or deprecation by what it removes or deprecates, a new component by its path,
     another notable PR by its title and what its description says it enables), then the
     breaking changes and deprecations the lead did not name."""
     news = lead_news(context)
-    prs = context.get("prs", {})
+    prs = context.prs
     items: list[NewsItem] = []
 
     def add(number: int, line: str) -> None:
-        info = prs.get(str(number), {})
+        info = prs.get(number)
         data = pr_item(number, info, (texts or {}).get(number), FULL_ITEMS) if info else ""
         items.append(NewsItem(number, line, data.split(" ", 1)[-1] if data else ""))
 
     for number in news.lead[:LEAD_SHOWN]:
-        info = prs.get(str(number), {})
+        info = prs.get(number)
         row = news.told(number)
         if row is not None:
-            add(number, f"{row['kind']}: {row['subject']}")
+            add(number, f"{row.kind}: {row.subject}")
         elif number in news.made:
-            add(number, f"new component: `{news.made[number]['path']}/`")
+            add(number, f"new component: `{news.made[number].path}/`")
         elif info:
-            enables = (info.get("notability", {}).get("substance") or {}).get("enables", "")
-            title = info.get("clean_title") or info.get("title", "")
+            substance = info.notability.substance
+            enables = substance.enables if substance else ""
+            title = info.clean_title or info.title
             add(number, f"notable: {title}" + (f" ({enables})" if enables else ""))
     for number in news.announced:
         row = news.told(number)
         if row is not None and number not in news.lead[:LEAD_SHOWN] and len(items) < 2 * LEAD_SHOWN:
-            add(number, f"{row['kind']}: {row['subject']}")
+            add(number, f"{row.kind}: {row.subject}")
     return items
 
 
 def takeaway_request(
-    context: dict[str, Any],
+    context: DigestContext,
     areas: list[dict[str, Any]],
     env: jinja2.Environment,
     context_tokens: int,
@@ -352,9 +346,9 @@ def takeaway_request(
     """The closing request: statistics, the analysis' news (what mattered most: a line
     each, from PR titles, so data like any PR text) and the verified themes."""
     news = news_items(context, texts)
-    system = render(env, "takeaways_system.j2", repo=context["repo"], notable=len(news))
-    label = str(context.get("window", {}).get("label", ""))
-    total = int(context.get("counts", {}).get("prs", 0))
+    system = render(env, "takeaways_system.j2", repo=context.repo, notable=len(news))
+    label = context.window.label
+    total = context.counts.prs
     shown = list(areas)
     while True:
         user = render(

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from ...analyze.context_types import Area, DigestContext, PRFacts, Section
 from ...analyze.english import plural
 from ...analyze.families import member_name
 from ...models import links_to_github, pr_url
@@ -52,7 +52,7 @@ class Rendered:
 
 
 def render_digest(
-    context: dict[str, Any],
+    context: DigestContext,
     themes: Mapping[str, list[Theme]],
     takeaway: str,
     texts: Mapping[int, str],
@@ -65,15 +65,15 @@ def render_digest(
     small area. Every PR the plan places in a section is cited there: what the model's
     themes leave out gets prdigest's own "Also:" line. `why`: the model's verified
     "why it matters" sentence for each of the week's most notable PRs."""
-    repo = context["repo"]
-    label = context.get("window", {}).get("label", "")
-    areas = [a for a in context.get("areas", []) if int(a.get("count", 0)) > 0]
-    by_name = {str(a["name"]): a for a in context.get("areas", [])}
-    prs = context.get("prs", {})
+    repo = context.repo
+    label = context.window.label
+    areas = [a for a in context.areas if a.count > 0]
+    by_name = {a.name: a for a in context.areas}
+    prs = context.prs
     plan = [
         entry
         for entry in section_plan(context)
-        if any(int(by_name.get(n, {}).get("count", 0)) > 0 for n in entry["areas"])
+        if any(n in by_name and by_name[n].count > 0 for n in entry.areas)
     ]
     by_model = [_by_model(entry, authorship) for entry in plan]
     written, total = sum(by_model), len(by_model)
@@ -90,19 +90,21 @@ def render_digest(
         lines += [notable, ""]
     news = callout(context, ledger)
     if news:
-        lines += [f"### {news['heading']}", *(f"*   {b}" for b in news["bullets"]), ""]
+        lines += [f"### {news.heading}", *(f"*   {b}" for b in news.bullets), ""]
     if plan:
         lines += ["---", ""]
     for index, entry in enumerate(plan, 1):
-        members = [by_name[n] for n in entry["areas"] if int(by_name[n].get("count", 0)) > 0]
-        made = [f"*   {b['text']}" for b in component_bullets(context, ledger, entry["areas"])]
-        lines.append(f"### {index}. {plain(str(entry['heading']))}")
-        if entry["kind"] == "area":
+        members = [by_name[n] for n in entry.areas if by_name[n].count > 0]
+        made = [f"*   {b.text}" for b in component_bullets(context, ledger, entry.areas)]
+        lines.append(f"### {index}. {plain(entry.heading)}")
+        if entry.kind == "area":
             lines += _area_section(members[0], made, repo, themes, texts, authorship, prs)
-        elif entry["kind"] == "family":
-            lines += [f"_{_count_phrase(entry, f' across {len(members)} areas')}_", "", *made]
+        elif entry.kind == "family":
+            across = f" across {len(members)} areas"
+            phrase = _count_phrase(entry.count, entry.count - entry.previous_count, across)
+            lines += [f"_{phrase}_", "", *made]
             for area in members:
-                name = member_name(str(area["name"]), entry.get("family"))
+                name = member_name(area.name, entry.family)
                 lines.append(_member_line(area, name, repo, themes, texts, authorship, prs))
         else:  # Other Areas names the components of its small areas last
             lines += [""]
@@ -110,34 +112,34 @@ def render_digest(
                 lines += _other_line(area, repo, themes, texts, authorship, prs)
             lines += made
         lines.append("")
-    planned = [name for entry in plan for name in entry["areas"]]
+    planned = [name for entry in plan for name in entry.areas]
     rest = component_bullets(context, ledger, besides=planned)
     if rest and plan:  # components of an area no section holds (a direct push's)
-        lines[-1:-1] = [f"*   {b['text']}" for b in rest]
+        lines[-1:-1] = [f"*   {b.text}" for b in rest]
     lines += _also(context)
     lines += ["---", "", _closing(written, total, authorship.takeaway, tally), ""]
     return Rendered("\n".join(lines), total, written)
 
 
-def _by_model(entry: dict[str, Any], authorship: Authorship) -> bool:
+def _by_model(entry: Section, authorship: Authorship) -> bool:
     """Whether the model wrote the section: its area's themes, or most of its lines."""
-    mine = [name in authorship.model_areas for name in entry["areas"]]
-    if entry["kind"] == "area":
+    mine = [name in authorship.model_areas for name in entry.areas]
+    if entry.kind == "area":
         return all(mine)
     return 2 * sum(mine) >= len(mine)
 
 
 def _area_section(
-    area: dict[str, Any],
+    area: Area,
     made: list[str],
     repo: str,
     themes: Mapping[str, list[Theme]],
     texts: Mapping[int, str],
     authorship: Authorship,
-    prs: Mapping[str, dict[str, Any]],
+    prs: Mapping[int, PRFacts],
 ) -> list[str]:
-    name = str(area["name"])
-    lines = [f"_{_count_phrase(area)}_", ""]
+    name = area.name
+    lines = [f"_{_count_phrase(area.count, area.delta)}_", ""]
     if name not in authorship.model_areas:
         lines += [f"_Themes from prdigest's analysis: {_why(authorship, name)}._", ""]
     lines += made
@@ -150,18 +152,18 @@ def _area_section(
 
 
 def _member_line(
-    area: dict[str, Any],
+    area: Area,
     label: str,
     repo: str,
     themes: Mapping[str, list[Theme]],
     texts: Mapping[int, str],
     authorship: Authorship,
-    prs: Mapping[str, dict[str, Any]],
+    prs: Mapping[int, PRFacts],
 ) -> str:
     """A family member's line: `*   NXP (3 PRs): **Theme:** what it says (PR#1).`"""
-    name = str(area["name"])
+    name = area.name
     own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
-    line = f"*   {plain(label)} ({_count_phrase(area)}{own})"
+    line = f"*   {plain(label)} ({_count_phrase(area.count, area.delta)}{own})"
     first = themes.get(name, [])[:1]
     if first:
         line = f"{line}: {_bullet(repo, first[0], texts).removeprefix('*   ')}"
@@ -170,16 +172,16 @@ def _member_line(
 
 
 def _other_line(
-    area: dict[str, Any],
+    area: Area,
     repo: str,
     themes: Mapping[str, list[Theme]],
     texts: Mapping[int, str],
     authorship: Authorship,
-    prs: Mapping[str, dict[str, Any]],
+    prs: Mapping[int, PRFacts],
 ) -> list[str]:
-    name = str(area["name"])
+    name = area.name
     own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
-    lines = [f"*   {name} ({_count_phrase(area)}{own})"]
+    lines = [f"*   {name} ({_count_phrase(area.count, area.delta)}{own})"]
     for theme in themes.get(name, [])[:1]:
         lines.append("    " + _bullet(repo, theme, texts))
     also = also_line(area, cited_in(lines), repo, prs, texts)
@@ -193,28 +195,28 @@ def cited_in(lines: list[str]) -> set[int]:
 
 
 def also_line(
-    area: dict[str, Any],
+    area: Area,
     cited: set[int],
     repo: str,
-    prs: Mapping[str, dict[str, Any]],
+    prs: Mapping[int, PRFacts],
     texts: Mapping[int, str],
 ) -> str:
     """`**Also:** …` for the area's PRs no line above cites, in prdigest's own words: an
     analysis theme's sentence when the PRs it is made from are among them, else each PR's
     title; every PR cited, and every figure stated by a PR cited beside it. "" when
     nothing is left out."""
-    left = [int(n) for n in area.get("prs", []) if str(n) in prs and int(n) not in cited]
+    left = [n for n in area.prs if n in prs and n not in cited]
     if not left:
         return ""
     phrases = []
-    for theme in area.get("themes", []) or []:
-        members = [int(n) for n in theme.get("members") or theme.get("prs") or []]
-        quotes = [int(n) for n in theme.get("quotes") or theme.get("prs", [])[:1]]
+    for theme in area.themes:
+        members = theme.members or theme.prs
+        quotes = theme.quotes or theme.prs[:1]
         mine = [n for n in members if n in left]
-        sentence = str(theme.get("sentence") or "")
+        sentence = theme.sentence
         figures = extract_figures(sentence)
         stated = all(any(figure_in_text(f, texts.get(n, "")) for n in mine) for f in figures)
-        label = str(theme.get("name") or theme.get("topic") or "")
+        label = theme.name or theme.topic
         if mine and sentence and set(quotes) <= set(mine) and stated:
             phrases.append(f"{inline(sentence.rstrip('.'))} ({_links(repo, mine)})")
         elif len(mine) > 1 and label:  # the rest of a theme told above, or of a series
@@ -225,8 +227,8 @@ def also_line(
             continue
         left = [n for n in left if n not in mine]
     for number in left:
-        info = prs[str(number)]
-        title = str(info.get("clean_title") or info.get("title") or f"PR {number}")
+        info = prs[number]
+        title = info.clean_title or info.title or f"PR {number}"
         title = balance_markup(title.rstrip("."))  # a title cut at its limit may leave "(" open
         phrases.append(f"{inline(title)} ({_links(repo, [number])})")
     return f"**Also:** {'; '.join(phrases)}."
@@ -252,9 +254,9 @@ def _closing(written: int, total: int, takeaway: bool, tally: Tally) -> str:
     return f"_{who}; {tally.summary()}._"
 
 
-def _takeaway(prose: str, context: dict[str, Any], areas: list[dict[str, Any]]) -> str:
-    total = int(context.get("counts", {}).get("prs", 0))
-    top = [str(a["name"]) for a in areas[:TOP_AREAS_IN_TAKEAWAY]]
+def _takeaway(prose: str, context: DigestContext, areas: list[Area]) -> str:
+    total = context.counts.prs
+    top = [a.name for a in areas[:TOP_AREAS_IN_TAKEAWAY]]
     numbered = [f"({i}) {name}" for i, name in enumerate(top, 1)]
     if len(numbered) > 1:
         listing = (
@@ -270,16 +272,9 @@ def _takeaway(prose: str, context: dict[str, Any], areas: list[dict[str, Any]]) 
     return f"{prose.strip()} {counts}".strip()
 
 
-def _count_phrase(area: dict[str, Any], across: str = "") -> str:
+def _count_phrase(count: int, delta: int, across: str = "") -> str:
     """`5 PRs, +2 on the previous window`, of an area or a family's section."""
-    count = int(area.get("count", 0))
-    phrase = plural(count, "PR") + across
-    delta = area.get("delta")
-    if "delta" not in area and isinstance(area.get("previous_count"), int):
-        delta = count - int(area["previous_count"])  # a plan entry: its areas' sum
-    if isinstance(delta, int) and area.get("previous_count") is not None:
-        phrase += f", {delta:+d} on the previous window"
-    return phrase
+    return plural(count, "PR") + across + f", {delta:+d} on the previous window"
 
 
 def _bullet(repo: str, theme: Theme, texts: Mapping[int, str]) -> str:
@@ -303,22 +298,26 @@ def citations_to_show(theme: Theme, texts: Mapping[int, str]) -> list[int]:
     return needed + others[: max(0, MAX_CITATIONS - len(needed))]
 
 
-def _also(context: dict[str, Any]) -> list[str]:
-    counts = context.get("counts", {})
+def _also(context: DigestContext) -> list[str]:
+    counts = context.counts
     facts = []
-    for key, one, many in (
-        ("reverts", "revert", "reverts"),
-        ("relands", "reland", "relands"),
-        ("first_time_authors", "first-time contributor", "first-time contributors"),
+    for value, one, many, since in (
+        (counts.reverts, "revert", "reverts", None),
+        (counts.relands, "reland", "relands", None),
         (
-            "direct_pushes",
+            counts.first_time_authors,
+            "first-time contributor",
+            "first-time contributors",
+            context.first_time_since,
+        ),
+        (
+            counts.direct_pushes,
             "direct push (no PR), counted apart",
             "direct pushes (no PR), counted apart",
+            None,
         ),
     ):
-        value = counts.get(key)
-        if isinstance(value, int) and value > 0:
-            since = context.get("first_time_since") if key == "first_time_authors" else None
+        if value > 0:
             facts.append(plural(value, one, many) + (f" since {since}" if since else ""))
     if not facts:
         return []

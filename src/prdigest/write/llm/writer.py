@@ -21,15 +21,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import Any
 
+from ...analyze.context_types import Area, DigestContext
 from ...errors import LLMError
 from ...reporting import Reporter, SilentReporter
 from ..deterministic import write_digest
 from .cache import ReplyCache
 from .client import ContextLengthError
-from .inputs import PRText, evidence_texts, figure_texts, lower_case_words, window_prs
+from .inputs import PRText, evidence_texts, figure_texts, lower_case_words
 from .plan import AreaPlanner, Request, news_items, takeaway_request, template_env
 from .profile import ServerProfile, load_profile, save_profile
 from .render import Authorship, render_digest
@@ -46,7 +47,7 @@ CONTEXT_MARGIN = 0.9  # of a server's context: our token estimate is not its tok
 class Written:
     """What the pipeline gets back: the digest, the writer that wrote it, the warnings
     (already told to the reporter), notes for the closing summary, and the facts of
-    the LLM run for `--format json` (`context["llm"]`; empty when no LLM was asked)."""
+    the LLM run for `--format json` (`context.llm`; empty when no LLM was asked)."""
 
     markdown: str
     writer: str
@@ -56,7 +57,7 @@ class Written:
 
 
 def write_with_fallback(
-    context: dict[str, Any],
+    context: DigestContext,
     texts: Mapping[int, PRText],
     cache: ReplyCache,
     settings: LLMSettings,
@@ -64,7 +65,7 @@ def write_with_fallback(
 ) -> Written:
     """The pipeline's entry point. `texts` are the window's PRs as `inputs.pr_texts`
     reads them."""
-    if not window_prs(context):  # nothing for a model to write about: no failure either
+    if not context.prs:  # nothing for a model to write about: no failure either
         warning = "the window has no merged PRs, so the deterministic writer wrote this digest"
         reporter.warn(warning)
         return Written(write_digest(context), "deterministic", [warning], [])
@@ -100,7 +101,7 @@ class LLMDigest:
 
 
 def write_llm_digest(
-    context: dict[str, Any],
+    context: DigestContext,
     texts: Mapping[int, PRText],
     cache: ReplyCache,
     settings: LLMSettings,
@@ -135,11 +136,11 @@ def write_llm_digest(
         instructions = planner.system + "\n" + _instructions(planned)
         verifier = Verifier(
             full,
-            {n: str(i.get("area", "")) for n, i in window_prs(context).items() if n in full},
+            {n: i.area for n, i in context.prs.items() if n in full},
             evidence,
             instructions,
             lower_case_words(evidence.values()),
-            str(context["repo"]),
+            context.repo,
         )
         themes, authored, why_not = _verified_themes(context, outcomes, verifier)
         if planned and not authored:
@@ -169,7 +170,7 @@ def write_llm_digest(
         Authorship(frozenset(authored), why_not, bool(takeaway)),
         why,
     )
-    leftover = audit_markdown(rendered.markdown, context["repo"], full)
+    leftover = audit_markdown(rendered.markdown, context.repo, full)
     if leftover:  # verification should make this impossible: never publish it
         raise LLMError(
             f"the LLM digest failed its final audit: {leftover[0]}", "report this as a bug"
@@ -219,7 +220,7 @@ def _budget(settings: LLMSettings, profile: ServerProfile, notes: list[str]) -> 
 
 
 def _map(
-    context: dict[str, Any],
+    context: DigestContext,
     texts: Mapping[int, PRText],
     env: Any,
     budget: int,
@@ -249,7 +250,7 @@ def _map(
 
 
 def _takeaway(
-    context: dict[str, Any],
+    context: DigestContext,
     texts: Mapping[int, PRText],
     themes: dict[str, list[Theme]],
     env: Any,
@@ -260,16 +261,16 @@ def _takeaway(
 ) -> tuple[str, dict[int, str], Request]:
     """The model's key takeaway and its "why it matters" sentence for each of the week's
     most notable PRs, verified (what fails is left to the analysis' own words)."""
-    summaries = [
-        _takeaway_area(a, themes) for a in context.get("areas", []) if themes.get(str(a["name"]))
-    ][:TAKEAWAY_AREAS]
+    summaries = [_takeaway_area(a, themes) for a in context.areas if themes.get(a.name)][
+        :TAKEAWAY_AREAS
+    ]
     request = takeaway_request(context, summaries, env, budget, settings.temperature, texts)
     (outcome,) = runner.run([request], _valid_takeaway, lambda _: None)
     if outcome.reply is None:
         return "", {}, request
     news = news_items(context, texts)
     sources = [f"{t.area} {t.name} {t.summary}" for ts in themes.values() for t in ts]
-    sources.append(" ".join(str(v) for v in context.get("counts", {}).values()))
+    sources.append(" ".join(str(v) for v in astuple(context.counts) if v is not None))
     sources += [f"{item.line} {item.data}" for item in news]  # the takeaway may open with it
     system, user = request.messages[0]["content"], request.messages[-1]["content"]
     verifier.prompt += f"\n{system}\n{user.rsplit('DIGEST_DATA_END', 1)[-1]}"
@@ -326,7 +327,7 @@ def _valid_takeaway(data: dict[str, Any]) -> bool:
 
 
 def _verified_themes(
-    context: dict[str, Any], outcomes: list[Outcome], verifier: Verifier
+    context: DigestContext, outcomes: list[Outcome], verifier: Verifier
 ) -> tuple[dict[str, list[Theme]], set[str], dict[str, str]]:
     """Verified themes per area, the areas the model wrote, and why the others got the
     analysis' own themes."""
@@ -357,16 +358,16 @@ def _verified_themes(
     own = Verifier(
         verifier.texts, verifier.areas, verifier.evidence, "", verifier.vocabulary, verifier.repo
     )
-    for area in context.get("areas", []):
-        name = str(area["name"])
+    for area in context.areas:
+        name = area.name
         if name in authored:
             continue
-        for raw in area.get("themes", []) or []:
+        for raw in area.themes:
             theme = Theme(
                 name,
-                str(raw.get("name") or raw.get("topic") or ""),  # a lone PR's theme: its topic
-                str(raw.get("sentence", "")),
-                list(raw.get("prs", [])),
+                raw.name or raw.topic,  # a lone PR's theme: its topic
+                raw.sentence,
+                list(raw.prs),
             )
             checked = own.check_theme(theme) if theme.summary else None
             if checked is not None and checked.area == name:
@@ -374,11 +375,11 @@ def _verified_themes(
     return found, authored, why_not
 
 
-def _takeaway_area(area: dict[str, Any], themes: dict[str, list[Theme]]) -> dict[str, Any]:
-    delta = area.get("delta") if area.get("previous_count") is not None else None
+def _takeaway_area(area: Area, themes: dict[str, list[Theme]]) -> dict[str, Any]:
+    """An area as the takeaway prompt shows it."""
     return {
-        "name": area["name"],
-        "count": area.get("count", 0),
-        "delta": delta,
-        "themes": [{"name": t.name, "summary": t.summary} for t in themes[str(area["name"])][:2]],
+        "name": area.name,
+        "count": area.count,
+        "delta": area.delta,
+        "themes": [{"name": t.name, "summary": t.summary} for t in themes[area.name][:2]],
     }
