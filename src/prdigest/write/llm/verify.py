@@ -208,6 +208,14 @@ class Verifier:
             return None
         return Theme(area, checked, " ".join(published), on_area)
 
+    def unsupported(self, text: str, cited: list[int], area: str) -> list[str]:
+        """The names and content words of `text` none of the cited PRs use: why a
+        sentence was dropped, as a re-ask tells the model."""
+        evidence = self._evidence([n for n in cited if n in self.texts], area)
+        names = [n for n in named_things(text, self.vocabulary) if not evidence.names(n)]
+        words = [w for w in content_words(text) if not evidence.has_word(w)]
+        return list(dict.fromkeys([*names, *words]))
+
     def _balanced(self, text: str, label: str) -> str:
         """The text with markup it left open (a lone backtick, `**`, a bracket) taken out:
         a heading like "Use `torch.distributed" is never published open."""

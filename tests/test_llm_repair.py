@@ -1,0 +1,75 @@
+"""An area whose every theme verification dropped is asked once more, told which
+sentences were dropped and which of their words no PR writes; the second answer is
+verified like the first, and the re-ask is never repeated (a fake server on 127.0.0.1,
+the real executorch week 2026-W07)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from fakes.llm_server import FakeLLMServer, Prompt, good_responder, title_of
+from llm_helpers import assert_truthful, write
+
+PADDING = "ensuring seamless synergy, holistic alignment and frictionless velocity for stakeholders"
+RETRY = "was not published"
+
+
+def padded(prompt: Prompt) -> str:
+    """A small model's first answer: each PR's title, padded with words no PR writes."""
+    themes = [
+        {
+            "area": area,
+            "name": title_of(items[0][1])[:40].strip(),
+            "summary": f"{title_of(items[0][1]).rstrip('.')}, {PADDING}.",
+            "prs": [n for n, _ in items[:3]],
+        }
+        for area, items in prompt.areas.items()
+    ]
+    return json.dumps({"themes": themes})
+
+
+def pads_then_listens(prompt: Prompt) -> str:
+    if prompt.is_takeaway or RETRY in prompt.user:
+        return good_responder(prompt)
+    return padded(prompt)
+
+
+def always_pads(prompt: Prompt) -> str:
+    return good_responder(prompt) if prompt.is_takeaway else padded(prompt)
+
+
+def area_requests(server: FakeLLMServer) -> list[str]:
+    users = [m["content"] for body in server.requests for m in body["messages"][1:2]]
+    return [u for u in users if "PRs of the area" in u]
+
+
+def test_an_area_whose_themes_were_all_dropped_is_asked_again_and_written(store, context):
+    with FakeLLMServer(pads_then_listens) as server:
+        markdown, writer, _, _ = write(store, context, server)
+        first = server.count
+        again, _, _, _ = write(store, context, server)
+    assert writer == "llm" and markdown.startswith("# AI Analysis")
+    asked = area_requests(server)
+    retries = [u for u in asked if RETRY in u]
+    assert retries and len(retries) * 2 == len(asked)  # each area request re-asked once
+    # the re-ask quotes what was dropped and the words no PR writes
+    assert all(PADDING in r and '"synergy"' in r and '"holistic"' in r for r in retries)
+    # every section is the model's now, with none of the padding
+    assert "Themes from prdigest's analysis" not in markdown
+    assert "themes from prdigest's analysis" not in markdown
+    assert "synergy" not in markdown
+    assert re.search(r"_The model wrote (\d+) of \1 sections and the key takeaway", markdown)
+    assert_truthful(markdown, store, context)
+    assert server.count == first and again == markdown  # the re-asks are cached too
+
+
+def test_the_re_ask_is_bounded_and_its_answer_is_verified_like_the_first(store, context):
+    with FakeLLMServer(always_pads) as server:
+        markdown, writer, warnings, _ = write(store, context, server)
+    asked = area_requests(server)
+    retries = [u for u in asked if RETRY in u]
+    assert len(retries) * 2 == len(asked)  # one more ask, never a third
+    assert server.count == len(asked)  # no key-takeaway request: no theme of the model survived
+    assert writer == "deterministic" and "synergy" not in markdown
+    assert "no theme the model wrote survived verification" in warnings[0]
