@@ -180,3 +180,23 @@ def test_the_news_is_in_key_takeaways_and_the_callout_whatever_the_model_wrote(
         assert "— deprecates v1 of `Float8WeightOnlyConfig` and" in notable
     else:  # a model that gives no "why"
         assert "users should move off it" in notable
+
+
+def test_key_takeaways_cite_the_lead_as_the_deterministic_digest_does(tmp_path, ao_jsonl):
+    """2026-W01 leads with a three-PR series (#3546, told with #3556 and #3561): the LLM
+    digest's news line cites all three, as the deterministic one does (it cited #3546
+    alone, and lead@3 lost the gold's top PRs among the others)."""
+    base = ["--db", str(tmp_path / "ao.db"), "digest", REPO, "--week", "2026-W01"]
+    base += ["--jsonl", str(ao_jsonl)]
+    plain = CliRunner().invoke(main, [*base, "--writer", "deterministic"])
+    with FakeLLMServer() as server:
+        args = [*base, "--writer", "llm", "--llm-model", "fake", "--llm-base-url", server.url]
+        llm = CliRunner().invoke(main, args)
+    assert plain.exit_code == 0 and llm.exit_code == 0, llm.output
+
+    def lead(markdown: str) -> set[int]:
+        takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n### ", 1)[0]
+        return cited(next(s for s in takeaways.splitlines() if s.startswith("Most notable")))
+
+    assert {3546, 3556, 3561} <= lead(plain.stdout)
+    assert lead(llm.stdout) == lead(plain.stdout)

@@ -27,6 +27,7 @@ def notable_line(
     """ "Most notable this week: old smoothquant implementation deleted (PR#1) — code that
     relies on it must change; …", or "" when the analysis found no news."""
     news = lead_news(context)
+    with_ = (context.get("news") or {}).get("lead_with", {})  # a series told with its lead
     phrases: list[str] = []
     told = 0
     for number in news.lead:
@@ -34,6 +35,9 @@ def notable_line(
             continue
         pr = ledger.prs[str(number)]
         row = news.told(number)
+        numbers = [number]
+        if row is None:  # cited with the rest of its series, as the deterministic writer does
+            numbers += [int(n) for n in with_.get(str(number), []) if int(n) in texts]
         if row is not None:
             what = inline(str(row["subject"]))
             told += 1
@@ -42,7 +46,7 @@ def notable_line(
         else:
             what = inline(str(pr.get("theme") or pr.get("clean_title") or pr.get("title", "")))
         reason = why.get(number) or own_reason(context, number, news)
-        phrase = f"{what} ({ledger.cite(number)})"
+        phrase = f"{what} ({ledger.cite_all(numbers)})"
         if reason:
             phrase += f" — {_clause(reason)}"
         phrases.append(phrase)
