@@ -40,7 +40,7 @@ class Rejected:
         if not self.themes:
             return "the model's answer gave it no theme"
         reasons = ", ".join(f"{n} {r}" for r, n in self.reasons.most_common())
-        return f"every theme the model wrote for it was dropped ({reasons or 'nothing left'})"
+        return f"the model's themes for it were dropped ({reasons or 'nothing left'})"
 
     @property
     def reason(self) -> str:
