@@ -200,3 +200,29 @@ def test_key_takeaways_cite_the_lead_as_the_deterministic_digest_does(tmp_path, 
 
     assert {3546, 3556, 3561} <= lead(plain.stdout)
     assert lead(llm.stdout) == lead(plain.stdout)
+
+
+def test_a_takeaway_cut_off_by_its_length_cap_loses_the_clause_it_did_not_finish(
+    tmp_path, ao_jsonl
+):
+    """What Qwen2.5-Coder-1.5B wrote for this week, stopped by the schema's 400-character
+    cap: "…, as well as introduction of ." was published as it was."""
+    said = (
+        "The week saw significant progress in quantization, including deletion of old "
+        "smoothquant implementation, as well as introduction of ."
+    )
+
+    def responder(prompt: Prompt) -> str:
+        if not prompt.is_takeaway:
+            return good_responder(prompt)
+        return json.dumps({"takeaway": said, "why": []})
+
+    with FakeLLMServer(responder) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+    takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n### ", 1)[0]
+    assert "introduction of" not in markdown
+    assert takeaways.startswith(
+        "The week saw significant progress in quantization, including deletion of old "
+        "smoothquant implementation. The window totals 11 PRs"
+    ), takeaways
+    assert "1 clause cut off taken out" in markdown.rstrip().splitlines()[-1]

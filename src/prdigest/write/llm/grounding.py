@@ -319,3 +319,21 @@ def name_from(sentence: str, evidence: Evidence, vocabulary: set[str] | frozense
 
 
 _CODE_SHAPE = re.compile(r"[_./]|[a-z][A-Z]|\d")
+
+
+# Words a finished clause does not end with: a sentence ending "… introduction of ." was
+# cut where the answer's length cap (the schema's) stopped the model.
+_DANGLING = frozenset(
+    "a an the of and or with via from by as like including into than its their".split()
+)
+
+
+def complete_clause(sentence: str) -> str:
+    """The sentence, or, when it ends mid-clause ("…, as well as introduction of ."),
+    its part up to the last comma, closed with a stop; "" when no whole part is left."""
+    body = sentence.rstrip().rstrip(".!").rstrip()
+    last = re.search(r"([A-Za-z]+)\W*$", body)
+    if last is None or last.group(1).lower() not in _DANGLING:
+        return sentence
+    cut = body.rfind(",")
+    return body[:cut].rstrip() + "." if cut > 0 else ""

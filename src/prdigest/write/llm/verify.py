@@ -26,6 +26,7 @@ from . import tally
 from .grounding import (
     Evidence,
     balance_markup,
+    complete_clause,
     content_words,
     copies_prompt,
     is_balanced,
@@ -197,6 +198,7 @@ class Verifier:
         sentences = [
             self._balanced(s, f"theme {label!r}") for s in _SENTENCE_END.split(summary) if s.strip()
         ]
+        sentences = [c for s in sentences if (c := self._complete(s, f"theme {label!r}"))]
         published = [s for s in sentences if self._sentence_ok(s, on_area, area, label)]
         if not published:
             return None
@@ -216,6 +218,16 @@ class Verifier:
         words = [w for w in content_words(text) if not evidence.has_word(w)]
         return list(dict.fromkeys([*names, *words]))
 
+    def _complete(self, sentence: str, label: str) -> str:
+        """The sentence without a last clause the length cap cut off, "" (dropped) when
+        nothing whole is left."""
+        whole = complete_clause(sentence)
+        if not whole:
+            self.tally.drop(tally.CUT_OFF, f"{label}: {sentence[-40:]!r} stops mid-clause")
+        elif whole != sentence:
+            self.tally.repair(tally.TRIMMED, f"{label}: {sentence[-40:]!r} stopped mid-clause")
+        return whole
+
     def _balanced(self, text: str, label: str) -> str:
         """The text with markup it left open (a lone backtick, `**`, a bracket) taken out:
         a heading like "Use `torch.distributed" is never published open."""
@@ -232,7 +244,10 @@ class Verifier:
             [pool, self.repo]
         )  # the digest is about it: any sentence may name it
         kept = []
-        for sentence in (s for s in _SENTENCE_END.split(_one_line(text)) if s.strip()):
+        for said in (s for s in _SENTENCE_END.split(_one_line(text)) if s.strip()):
+            sentence = self._complete(said, what)
+            if not sentence:
+                continue
             refs = extract_pr_refs(sentence)
             self.tally.citations += len(refs)
             if refs:
