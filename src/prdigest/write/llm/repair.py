@@ -5,8 +5,8 @@ performance", "ensuring consistency"): verification drops it, and when it drops
 every theme of an area, the area gets prdigest's own themes. Asked once more —
 the same PR lines, told which sentences were dropped and which of their words no
 PR writes — a 1.5B model mostly writes them again in the PRs' words. The re-ask
-is bounded: one request per failed request, never split, never asked again; its
-answer is verified like any other, so nothing looser gets through.
+is bounded: one request per failed request, at most `MAX_REASKS` a digest, never split,
+never asked again; its answer is verified like any other, so nothing looser gets through.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from .runner import Outcome
 from .verify import Theme, Verifier
 
 MAX_REJECTED_SHOWN = 4  # the dropped sentences a re-ask quotes, per request
+# Re-asks per digest, the largest areas first: a model that writes nothing usable (a 135M
+# one) costs a few more requests, never twice the digest's.
+MAX_REASKS = 4
 MAX_WORDS_SHOWN = 6  # the words no PR writes, per sentence
 
 
@@ -124,10 +127,11 @@ def retry_requests(
     outcomes: list[Outcome],
     rejected: dict[str, Rejected],
 ) -> list[Request]:
-    """A request per answered request with rejected areas: the same PR lines for those
-    areas, and a note quoting what was dropped and why. One that does not fit the
-    budget with its note is not sent (its areas keep prdigest's themes)."""
-    requests = []
+    """A request per answered request with rejected areas (up to `MAX_REASKS`, those of
+    the most PRs first): the same PR lines for those areas, and a note quoting what was
+    dropped and why. One that does not fit the budget with its note is not sent (its
+    areas keep prdigest's themes)."""
+    requests: list[tuple[int, Request]] = []
     for outcome in outcomes:
         if outcome.reply is None:
             continue
@@ -144,5 +148,6 @@ def retry_requests(
         note = render(env, "areas_retry.j2", dropped=dropped, areas=[p.name for p in parts])
         request = planner.request_for(parts, note)
         if planner.fits(request, parts):
-            requests.append(request)
-    return requests
+            requests.append((sum(p.count for p in parts), request))
+    requests.sort(key=lambda pair: -pair[0])  # stable: the digest's order among equals
+    return [request for _, request in requests[:MAX_REASKS]]
