@@ -226,3 +226,19 @@ def test_a_takeaway_cut_off_by_its_length_cap_loses_the_clause_it_did_not_finish
         "smoothquant implementation. The window totals 11 PRs"
     ), takeaways
     assert "1 clause cut off taken out" in markdown.rstrip().splitlines()[-1]
+
+
+def test_the_news_line_never_speaks_of_a_series_it_does_not_cite_whole(tmp_path, ao_jsonl):
+    """2025-W48 leads with #3261, half of a two-part series (#3397 the other half). When
+    the model gives no "why", the analysis' own words say it: the theme's sentence without
+    "A two-part series" (the line cites #3261 among other news, not the series)."""
+    base = ["--db", str(tmp_path / "ao.db"), "digest", REPO, "--week", "2025-W48"]
+    base += ["--jsonl", str(ao_jsonl), "--writer", "llm", "--llm-model", "fake"]
+    with FakeLLMServer() as server:  # its takeaway gives no "why"
+        result = CliRunner().invoke(main, [*base, "--llm-base-url", server.url])
+    assert result.exit_code == 0, result.output
+    takeaways = result.stdout.split("### Key Takeaways\n", 1)[1].split("\n### ", 1)[0]
+    notable = next(s for s in takeaways.splitlines() if s.startswith("Most notable"))
+    assert 3261 in cited(notable) and 3397 not in cited(notable)
+    assert "series" not in notable
+    assert "/pull/3261)) — adds Inductor fusion passes of float8 qconv" in notable, notable

@@ -11,6 +11,7 @@ import re
 from fakes.llm_server import FakeLLMServer, Prompt, good_responder, title_of
 from llm_helpers import assert_truthful, write
 from prdigest.write.llm.repair import MAX_REASKS
+from prdigest.write.llm.schemas import RETRY_SENTENCE_PATTERN
 
 PADDING = "ensuring seamless synergy, holistic alignment and frictionless velocity for stakeholders"
 RETRY = "was not published"
@@ -63,6 +64,12 @@ def test_an_area_whose_themes_were_all_dropped_is_asked_again_and_written(store,
     # the re-ask quotes what was dropped and the words no PR writes
     assert all(PADDING in r and '"synergy"' in r and '"holistic"' in r for r in retries)
     assert "synergy" not in markdown
+    # and gives its sentences less room: a small model pads a long one again
+    for body in (b for b in server.requests if "PRs of the area" in str(b["messages"])):
+        schema = body["response_format"]["json_schema"]["schema"]
+        pattern = schema["properties"]["themes"]["items"]["properties"]["summary"]["pattern"]
+        retried = RETRY in body["messages"][1]["content"]
+        assert (pattern == RETRY_SENTENCE_PATTERN) == retried
     sections = re.split(r"^### \d+\. ", markdown, flags=re.M)[1:]
     by_heading = {s.split("\n", 1)[0]: s for s in sections}
     for name in (n for r in retries for n in area_named(r) if n in by_heading):

@@ -69,12 +69,21 @@ def own_reason(context: dict[str, Any], number: int, news: LeadNews) -> str:
     claims = [str(c) for c in pr.get("claims") or []]
     if claims:
         return f"the PR reports {claims[0]}"
+    substance = pr.get("notability", {}).get("substance") or {}
+    if substance.get("enables"):  # what its description says it enables, as the other writer
+        return str(substance["enables"])
+    if substance.get("surface"):
+        return f"it changes what {code(str(substance['surface']))} exports"
     for area in context.get("areas", []):
         for theme in area.get("themes", []) or []:
             quotes = theme.get("quotes") or theme.get("prs", [])[:1]
             if number in quotes and theme.get("sentence"):
-                return str(theme["sentence"])
+                # the line cites the lead, not its series: "A two-part series adds X" → "adds X"
+                return _SERIES_OPENING.sub("", str(theme["sentence"]))
     return ""
+
+
+_SERIES_OPENING = re.compile(r"^An? [\w-]+-part series (?=[a-z])")
 
 
 def _clause(sentence: str) -> str:

@@ -20,6 +20,7 @@ import jinja2
 from . import tally
 from .plan import AreaPart, AreaPlanner, Request, render
 from .runner import Outcome
+from .schemas import with_short_sentences
 from .verify import Theme, Verifier
 
 MAX_REJECTED_SHOWN = 4  # the dropped sentences a re-ask quotes, per request
@@ -147,6 +148,8 @@ def retry_requests(
         ][:MAX_REJECTED_SHOWN]
         note = render(env, "areas_retry.j2", dropped=dropped, areas=[p.name for p in parts])
         request = planner.request_for(parts, note)
+        asked = request.params["json_schema"]
+        request.params["json_schema"] = {**asked, "schema": with_short_sentences(asked["schema"])}
         if planner.fits(request, parts):
             requests.append((sum(p.count for p in parts), request))
     requests.sort(key=lambda pair: -pair[0])  # stable: the digest's order among equals
