@@ -63,6 +63,10 @@ def test_an_area_whose_themes_were_all_dropped_is_asked_again_and_written(store,
     assert any("PRs of the area Backends: Arm:" in r for r in retries)  # the week's largest
     # the re-ask quotes what was dropped and the words no PR writes
     assert all(PADDING in r and '"synergy"' in r and '"holistic"' in r for r in retries)
+    # and shows the form asked, with the area's first PR title as a sentence
+    arm = next(r for r in retries if "PRs of the area Backends: Arm:" in r)
+    title = title_of(next(line for line in arm.splitlines() if line.startswith("#")))
+    assert f'as in "{title[0].upper()}{title[1:].rstrip(".")}."' in arm
     assert "synergy" not in markdown
     # and gives its sentences less room: a small model pads a long one again
     for body in (b for b in server.requests if "PRs of the area" in str(b["messages"])):

@@ -146,7 +146,13 @@ def retry_requests(
             if r.area in names
             for t, hint in zip(r.themes, r.hints, strict=True)
         ][:MAX_REJECTED_SHOWN]
-        note = render(env, "areas_retry.j2", dropped=dropped, areas=[p.name for p in parts])
+        note = render(
+            env,
+            "areas_retry.j2",
+            dropped=dropped,
+            areas=[p.name for p in parts],
+            example=_example(parts[0]),
+        )
         request = planner.request_for(parts, note)
         asked = request.params["json_schema"]
         request.params["json_schema"] = {**asked, "schema": with_short_sentences(asked["schema"])}
@@ -154,3 +160,12 @@ def retry_requests(
             requests.append((sum(p.count for p in parts), request))
     requests.sort(key=lambda pair: -pair[0])  # stable: the digest's order among equals
     return [request for _, request in requests[:MAX_REASKS]]
+
+
+def _example(part: AreaPart) -> str:
+    """A sentence in the form asked, made of the area's first PR line: its title, as a
+    sentence ("#3545 Update version compatibility … | …" → "Update version compatibility
+    …."). A small model follows an example better than a rule."""
+    first = part.items[0] if part.items else ""
+    title = first.split(" | ", 1)[0].split(" ", 1)[-1].strip().rstrip(".")
+    return f"{title[:1].upper()}{title[1:]}." if len(title) > 3 else ""
