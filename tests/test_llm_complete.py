@@ -242,3 +242,22 @@ def test_the_news_line_never_speaks_of_a_series_it_does_not_cite_whole(tmp_path,
     assert 3261 in cited(notable) and 3397 not in cited(notable)
     assert "series" not in notable
     assert "/pull/3261)) — adds Inductor fusion passes of float8 qconv" in notable, notable
+
+
+def test_a_theme_name_cut_mid_word_by_its_pattern_loses_the_cut_word(tmp_path, ao_jsonl):
+    """The name pattern stops a name at 60 characters: Qwen2.5-Coder-1.5B's "NPU (Ascend)
+    backend support for INT4 weight-only quantizati" was published as a heading."""
+    cut = "FqnToConfig module swap configs handling for quantized modul"
+    assert len(cut) == 60
+
+    def responder(prompt: Prompt) -> str:
+        if "Quantization" not in prompt.areas:
+            return good_responder(prompt)
+        summary = "Make FqnToConfig handle module swap configs."
+        return json.dumps({"themes": [{"name": cut, "summary": summary, "prs": [3492]}]})
+
+    with FakeLLMServer(responder) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+    assert "modul:" not in markdown and "quantized modul" not in markdown
+    quantization = section(markdown, "Quantization")
+    assert "*   **FqnToConfig module swap configs handling for quantized:** Make" in quantization

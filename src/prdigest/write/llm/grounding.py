@@ -337,3 +337,15 @@ def complete_clause(sentence: str) -> str:
         return sentence
     cut = body.rfind(",")
     return body[:cut].rstrip() + "." if cut > 0 else ""
+
+
+def whole_words(name: str, limit: int) -> str:
+    """A name `limit` characters long (where the answer's pattern stops it, often
+    mid-word: "… INT4 weight-only quantizati") without its last, cut word and any
+    joining word left before it; shorter names as they are."""
+    if len(name) < limit or " " not in name:
+        return name
+    words = name[: name.rfind(" ")].split()
+    while words and words[-1].lower() in _DANGLING | _JOINERS:
+        words.pop()
+    return balance_markup(" ".join(words).rstrip(",;:-"))

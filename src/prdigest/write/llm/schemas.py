@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 _PLAIN = r'[^"\\{}\[\]<>#*|\n]'
-NAME_PATTERN = rf"^[A-Za-z0-9`(]{_PLAIN}{{1,58}}[A-Za-z0-9`)]$"
+NAME_MAX = 60  # characters: a name this long is one the pattern cut, often mid-word
+NAME_PATTERN = rf"^[A-Za-z0-9`(]{_PLAIN}{{1,{NAME_MAX - 2}}}[A-Za-z0-9`)]$"
 SENTENCE_PATTERN = rf"^[A-Z`]{_PLAIN}{{15,238}}[.!]$"
 TAKEAWAY_PATTERN = rf"^[A-Z`]{_PLAIN}{{20,398}}[.!]$"  # a cap the model hits ends it mid-clause
 # A re-ask's sentence: about fifteen words. A 1.5B model asked again with room for 240

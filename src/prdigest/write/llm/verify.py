@@ -34,8 +34,10 @@ from .grounding import (
     name_from,
     named_things,
     says_what_changed,
+    whole_words,
     word_support,
 )
+from .schemas import NAME_MAX
 from .tally import Tally
 
 _BIG_O = r"O\((?:[^()]|\([^()]*\))*\)"
@@ -195,6 +197,9 @@ class Verifier:
             self.tally.drop(tally.MARKUP, f"theme name {label!r} has links or markup")
             return None
         name = self._balanced(name, f"theme name {label!r}")
+        if whole_words(name, NAME_MAX) != name:
+            self.tally.repair(tally.TRIMMED, f"theme name {label!r} stopped mid-word")
+            name = whole_words(name, NAME_MAX)
         sentences = [
             self._balanced(s, f"theme {label!r}") for s in _SENTENCE_END.split(summary) if s.strip()
         ]
