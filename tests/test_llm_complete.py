@@ -202,14 +202,15 @@ def test_key_takeaways_cite_the_lead_as_the_deterministic_digest_does(tmp_path, 
     assert lead(llm.stdout) == lead(plain.stdout)
 
 
+@pytest.mark.parametrize("cut", [", as well as introduction of .", ",."])
 def test_a_takeaway_cut_off_by_its_length_cap_loses_the_clause_it_did_not_finish(
-    tmp_path, ao_jsonl
+    tmp_path, ao_jsonl, cut
 ):
-    """What Qwen2.5-Coder-1.5B wrote for this week, stopped by the schema's 400-character
-    cap: "…, as well as introduction of ." was published as it was."""
+    """What Qwen2.5-Coder-1.5B wrote, stopped by the schema's 400-character cap:
+    "…, as well as introduction of ." and "…, unified LLaMa model,." were published."""
     said = (
         "The week saw significant progress in quantization, including deletion of old "
-        "smoothquant implementation, as well as introduction of ."
+        f"smoothquant implementation{cut}"
     )
 
     def responder(prompt: Prompt) -> str:
@@ -220,7 +221,7 @@ def test_a_takeaway_cut_off_by_its_length_cap_loses_the_clause_it_did_not_finish
     with FakeLLMServer(responder) as server:
         markdown = digest(tmp_path, ao_jsonl, server).stdout
     takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n### ", 1)[0]
-    assert "introduction of" not in markdown
+    assert "introduction of" not in markdown and ",." not in markdown
     assert takeaways.startswith(
         "The week saw significant progress in quantization, including deletion of old "
         "smoothquant implementation. The window totals 11 PRs"
@@ -261,3 +262,27 @@ def test_a_theme_name_cut_mid_word_by_its_pattern_loses_the_cut_word(tmp_path, a
     assert "modul:" not in markdown and "quantized modul" not in markdown
     quantization = section(markdown, "Quantization")
     assert "*   **FqnToConfig module swap configs handling for quantized:** Make" in quantization
+
+
+def test_a_sentence_whose_sentence_before_was_dropped_does_not_lean_on_it(tmp_path, ao_jsonl):
+    """Qwen2.5-Coder-1.5B's "… table of contents … Additionally, outdated content in the
+    `README` is removed.": the first sentence dropped, the second was published with its
+    "Additionally,"."""
+    summary = (
+        "Gives the quantization APIs a gleaming ergonomic overhaul for delighted researchers. "
+        "Additionally, FqnToConfig handles module swap configs."
+    )
+
+    def responder(prompt: Prompt) -> str:
+        if "Quantization" not in prompt.areas:
+            return good_responder(prompt)
+        theme = {"name": "FqnToConfig module swap", "summary": summary, "prs": [3492]}
+        return json.dumps({"themes": [theme]})
+
+    with FakeLLMServer(responder) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+    quantization = section(markdown, "Quantization")
+    assert "gleaming" not in markdown and "Additionally" not in markdown
+    assert "*   **FqnToConfig module swap:** FqnToConfig handles module swap configs (" in (
+        quantization
+    )

@@ -332,6 +332,8 @@ def complete_clause(sentence: str) -> str:
     """The sentence, or, when it ends mid-clause ("…, as well as introduction of ."),
     its part up to the last comma, closed with a stop; "" when no whole part is left."""
     body = sentence.rstrip().rstrip(".!").rstrip()
+    if body.endswith((",", ";", ":")):  # "…, unified LLaMa model,." stopped after a comma
+        return body.rstrip(",;: ") + "."
     last = re.search(r"([A-Za-z]+)\W*$", body)
     if last is None or last.group(1).lower() not in _DANGLING:
         return sentence
@@ -349,3 +351,16 @@ def whole_words(name: str, limit: int) -> str:
     while words and words[-1].lower() in _DANGLING | _JOINERS:
         words.pop()
     return balance_markup(" ".join(words).rstrip(",;:-"))
+
+
+_CONNECTIVE = re.compile(
+    r"^(?:additionally|also|furthermore|moreover|in addition|besides|finally|then)\s*,\s*",
+    re.IGNORECASE,
+)
+
+
+def without_connective(sentence: str) -> str:
+    """The sentence without an opening "Additionally," that leans on a sentence before it
+    (one verification dropped: "Additionally, outdated content … is removed")."""
+    rest = _CONNECTIVE.sub("", sentence, count=1)
+    return rest[:1].upper() + rest[1:] if rest != sentence else sentence

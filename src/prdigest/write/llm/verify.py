@@ -35,6 +35,7 @@ from .grounding import (
     named_things,
     says_what_changed,
     whole_words,
+    without_connective,
     word_support,
 )
 from .schemas import NAME_MAX
@@ -207,6 +208,7 @@ class Verifier:
         published = [s for s in sentences if self._sentence_ok(s, on_area, area, label)]
         if not published:
             return None
+        published[0] = without_connective(published[0])  # its sentence before may be gone
         checked = self._checked_name(name, " ".join(published), on_area, area, label)
         if not checked:
             return None
