@@ -66,6 +66,9 @@ class Run:
     repaired: Counter[str] = field(default_factory=Counter)
     sections: int = 0
     by_model: int = 0
+    lost: Counter[str] = field(default_factory=Counter)  # sections not the model's, by reason
+    retried: int = 0  # areas asked once more after every theme was dropped
+    recovered: int = 0  # of those, written by the model the second time
     takeaways: int = 0
     requests: int = 0
     fallbacks: list[str] = field(default_factory=list)
@@ -135,6 +138,9 @@ def measure(run: Run, folder: Path, gold: dict[str, Any], reference: set[int] | 
     sections = facts.get("sections", {})
     run.sections += int(sections.get("total", 0))
     run.by_model += int(sections.get("by_model", 0))
+    run.lost.update(sections.get("lost", {}))
+    run.retried += int(sections.get("areas_retried", 0))
+    run.recovered += int(sections.get("areas_recovered", 0))
     run.takeaways += bool(facts.get("takeaway_by_model"))
 
 
@@ -187,6 +193,14 @@ def report(runs: list[Run], model: str, weeks: list[str]) -> str:
     row(
         "sections the model wrote",
         [share(r.by_model, r.sections) if r.sections else "—" for r in runs],
+    )
+    row(
+        "sections not the model's, by reason",
+        [reasons(r.lost) if r.sections else "—" for r in runs],
+    )
+    row(
+        "areas asked again / won back",
+        [f"{r.retried} / {r.recovered}" if r.sections else "—" for r in runs],
     )
     row(
         "key takeaways the model wrote",

@@ -180,3 +180,109 @@ def test_the_news_is_in_key_takeaways_and_the_callout_whatever_the_model_wrote(
         assert "— deprecates v1 of `Float8WeightOnlyConfig` and" in notable
     else:  # a model that gives no "why"
         assert "users should move off it" in notable
+
+
+def test_key_takeaways_cite_the_lead_as_the_deterministic_digest_does(tmp_path, ao_jsonl):
+    """2026-W01 leads with a three-PR series (#3546, told with #3556 and #3561): the LLM
+    digest's news line cites all three, as the deterministic one does (it cited #3546
+    alone, and lead@3 lost the gold's top PRs among the others)."""
+    base = ["--db", str(tmp_path / "ao.db"), "digest", REPO, "--week", "2026-W01"]
+    base += ["--jsonl", str(ao_jsonl)]
+    plain = CliRunner().invoke(main, [*base, "--writer", "deterministic"])
+    with FakeLLMServer() as server:
+        args = [*base, "--writer", "llm", "--llm-model", "fake", "--llm-base-url", server.url]
+        llm = CliRunner().invoke(main, args)
+    assert plain.exit_code == 0 and llm.exit_code == 0, llm.output
+
+    def lead(markdown: str) -> set[int]:
+        takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n### ", 1)[0]
+        return cited(next(s for s in takeaways.splitlines() if s.startswith("Most notable")))
+
+    assert {3546, 3556, 3561} <= lead(plain.stdout)
+    assert lead(llm.stdout) == lead(plain.stdout)
+
+
+@pytest.mark.parametrize("cut", [", as well as introduction of .", ",."])
+def test_a_takeaway_cut_off_by_its_length_cap_loses_the_clause_it_did_not_finish(
+    tmp_path, ao_jsonl, cut
+):
+    """What Qwen2.5-Coder-1.5B wrote, stopped by the schema's 400-character cap:
+    "…, as well as introduction of ." and "…, unified LLaMa model,." were published."""
+    said = (
+        "The week saw significant progress in quantization, including deletion of old "
+        f"smoothquant implementation{cut}"
+    )
+
+    def responder(prompt: Prompt) -> str:
+        if not prompt.is_takeaway:
+            return good_responder(prompt)
+        return json.dumps({"takeaway": said, "why": []})
+
+    with FakeLLMServer(responder) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+    takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n### ", 1)[0]
+    assert "introduction of" not in markdown and ",." not in markdown
+    assert takeaways.startswith(
+        "The week saw significant progress in quantization, including deletion of old "
+        "smoothquant implementation. The window totals 11 PRs"
+    ), takeaways
+    assert "1 clause cut off taken out" in markdown.rstrip().splitlines()[-1]
+
+
+def test_the_news_line_never_speaks_of_a_series_it_does_not_cite_whole(tmp_path, ao_jsonl):
+    """2025-W48 leads with #3261, half of a two-part series (#3397 the other half). When
+    the model gives no "why", the analysis' own words say it: the theme's sentence without
+    "A two-part series" (the line cites #3261 among other news, not the series)."""
+    base = ["--db", str(tmp_path / "ao.db"), "digest", REPO, "--week", "2025-W48"]
+    base += ["--jsonl", str(ao_jsonl), "--writer", "llm", "--llm-model", "fake"]
+    with FakeLLMServer() as server:  # its takeaway gives no "why"
+        result = CliRunner().invoke(main, [*base, "--llm-base-url", server.url])
+    assert result.exit_code == 0, result.output
+    takeaways = result.stdout.split("### Key Takeaways\n", 1)[1].split("\n### ", 1)[0]
+    notable = next(s for s in takeaways.splitlines() if s.startswith("Most notable"))
+    assert 3261 in cited(notable) and 3397 not in cited(notable)
+    assert "series" not in notable
+    assert "/pull/3261)) — adds Inductor fusion passes of float8 qconv" in notable, notable
+
+
+def test_a_theme_name_cut_mid_word_by_its_pattern_loses_the_cut_word(tmp_path, ao_jsonl):
+    """The name pattern stops a name at 60 characters: Qwen2.5-Coder-1.5B's "NPU (Ascend)
+    backend support for INT4 weight-only quantizati" was published as a heading."""
+    cut = "FqnToConfig module swap configs handling for quantized modul"
+    assert len(cut) == 60
+
+    def responder(prompt: Prompt) -> str:
+        if "Quantization" not in prompt.areas:
+            return good_responder(prompt)
+        summary = "Make FqnToConfig handle module swap configs."
+        return json.dumps({"themes": [{"name": cut, "summary": summary, "prs": [3492]}]})
+
+    with FakeLLMServer(responder) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+    assert "modul:" not in markdown and "quantized modul" not in markdown
+    quantization = section(markdown, "Quantization")
+    assert "*   **FqnToConfig module swap configs handling for quantized:** Make" in quantization
+
+
+def test_a_sentence_whose_sentence_before_was_dropped_does_not_lean_on_it(tmp_path, ao_jsonl):
+    """Qwen2.5-Coder-1.5B's "… table of contents … Additionally, outdated content in the
+    `README` is removed.": the first sentence dropped, the second was published with its
+    "Additionally,"."""
+    summary = (
+        "Gives the quantization APIs a gleaming ergonomic overhaul for delighted researchers. "
+        "Additionally, FqnToConfig handles module swap configs."
+    )
+
+    def responder(prompt: Prompt) -> str:
+        if "Quantization" not in prompt.areas:
+            return good_responder(prompt)
+        theme = {"name": "FqnToConfig module swap", "summary": summary, "prs": [3492]}
+        return json.dumps({"themes": [theme]})
+
+    with FakeLLMServer(responder) as server:
+        markdown = digest(tmp_path, ao_jsonl, server).stdout
+    quantization = section(markdown, "Quantization")
+    assert "gleaming" not in markdown and "Additionally" not in markdown
+    assert "*   **FqnToConfig module swap:** FqnToConfig handles module swap configs (" in (
+        quantization
+    )

@@ -133,7 +133,12 @@ def test_every_warning_reaches_stderr_and_the_json_counts_drops_by_reason(
     assert "Warning: the model wrote only 1 of 9 sections" in stderr
     assert re.search(r"LLM fake: \d+ requests( \([^)]*\))?, 0 from cache; .*; \d+\.\d s;", stderr)
     facts = json.loads(as_json.stdout)["llm"]
-    assert facts["sections"] == {"total": 9, "by_model": 1}
+    sections = facts["sections"]
+    assert (sections["total"], sections["by_model"]) == (9, 1)
+    # why the 8 others are prdigest's: every theme dropped, also in the areas asked again
+    # (those of the 4 re-asks, the largest first)
+    assert sections["lost"] == {"name not in the cited PRs": 8}
+    assert sections["areas_retried"] == 6 and sections["areas_recovered"] == 0
     assert facts["takeaway_by_model"] is False and facts["ai_title"] is False
     assert facts["claims"]["dropped"]["name not in the cited PRs"] >= 3
     assert facts["claims"]["dropped"]["cites no PR"] >= 1

@@ -319,3 +319,48 @@ def name_from(sentence: str, evidence: Evidence, vocabulary: set[str] | frozense
 
 
 _CODE_SHAPE = re.compile(r"[_./]|[a-z][A-Z]|\d")
+
+
+# Words a finished clause does not end with: a sentence ending "… introduction of ." was
+# cut where the answer's length cap (the schema's) stopped the model.
+_DANGLING = frozenset(
+    "a an the of and or with via from by as like including into than its their".split()
+)
+
+
+def complete_clause(sentence: str) -> str:
+    """The sentence, or, when it ends mid-clause ("…, as well as introduction of ."),
+    its part up to the last comma, closed with a stop; "" when no whole part is left."""
+    body = sentence.rstrip().rstrip(".!").rstrip()
+    if body.endswith((",", ";", ":")):  # "…, unified LLaMa model,." stopped after a comma
+        return body.rstrip(",;: ") + "."
+    last = re.search(r"([A-Za-z]+)\W*$", body)
+    if last is None or last.group(1).lower() not in _DANGLING:
+        return sentence
+    cut = body.rfind(",")
+    return body[:cut].rstrip() + "." if cut > 0 else ""
+
+
+def whole_words(name: str, limit: int) -> str:
+    """A name `limit` characters long (where the answer's pattern stops it, often
+    mid-word: "… INT4 weight-only quantizati") without its last, cut word and any
+    joining word left before it; shorter names as they are."""
+    if len(name) < limit or " " not in name:
+        return name
+    words = name[: name.rfind(" ")].split()
+    while words and words[-1].lower() in _DANGLING | _JOINERS:
+        words.pop()
+    return balance_markup(" ".join(words).rstrip(",;:-"))
+
+
+_CONNECTIVE = re.compile(
+    r"^(?:additionally|also|furthermore|moreover|in addition|besides|finally|then)\s*,\s*",
+    re.IGNORECASE,
+)
+
+
+def without_connective(sentence: str) -> str:
+    """The sentence without an opening "Additionally," that leans on a sentence before it
+    (one verification dropped: "Additionally, outdated content … is removed")."""
+    rest = _CONNECTIVE.sub("", sentence, count=1)
+    return rest[:1].upper() + rest[1:] if rest != sentence else sentence

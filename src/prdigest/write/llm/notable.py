@@ -27,6 +27,7 @@ def notable_line(
     """ "Most notable this week: old smoothquant implementation deleted (PR#1) — code that
     relies on it must change; …", or "" when the analysis found no news."""
     news = lead_news(context)
+    with_ = context.news.lead_with  # a series told with its lead
     phrases: list[str] = []
     told = 0
     for number in news.lead:
@@ -34,6 +35,9 @@ def notable_line(
             continue
         pr = ledger.prs[number]
         row = news.told(number)
+        numbers = [number]
+        if row is None:  # cited with the rest of its series, as the deterministic writer does
+            numbers += [n for n in with_.get(number, ()) if n in texts]
         if row is not None:
             what = inline(row.subject)
             told += 1
@@ -42,7 +46,7 @@ def notable_line(
         else:
             what = inline(pr.theme or pr.clean_title or pr.title)
         reason = why.get(number) or own_reason(context, number, news)
-        phrase = f"{what} ({ledger.cite(number)})"
+        phrase = f"{what} ({ledger.cite_all(numbers)})"
         if reason:
             phrase += f" — {_clause(reason)}"
         phrases.append(phrase)
@@ -64,12 +68,21 @@ def own_reason(context: DigestContext, number: int, news: LeadNews) -> str:
     pr = context.prs.get(number)
     if pr is not None and pr.claims:
         return f"the PR reports {pr.claims[0]}"
+    substance = pr.notability.substance if pr is not None else None
+    if substance is not None and substance.enables:  # what its description says it enables
+        return substance.enables
+    if substance is not None and substance.surface:
+        return f"it changes what {code(substance.surface)} exports"
     for area in context.areas:
         for theme in area.themes:
             quotes = theme.quotes or theme.prs[:1]
             if number in quotes and theme.sentence:
-                return theme.sentence
+                # the line cites the lead, not its series: "A two-part series adds X" → "adds X"
+                return _SERIES_OPENING.sub("", theme.sentence)
     return ""
+
+
+_SERIES_OPENING = re.compile(r"^An? [\w-]+-part series (?=[a-z])")
 
 
 def _clause(sentence: str) -> str:

@@ -277,6 +277,16 @@ class AreaPlanner:
             return False
         return self._fits(parts)
 
+    def request_for(self, parts: list[AreaPart], note: str = "") -> Request:
+        """The request for these parts, with `note` after the data (a re-ask says why)."""
+        request = self._request(parts)
+        if note:
+            request.messages[-1]["content"] += "\n" + note
+        return request
+
+    def fits(self, request: Request, parts: list[AreaPart]) -> bool:
+        return request.prompt_tokens + answer_tokens(parts) <= self.budget
+
     def _fits(self, parts: list[AreaPart]) -> bool:
         return self._request(parts).prompt_tokens + answer_tokens(parts) <= self.budget
 

@@ -75,7 +75,7 @@ def render_digest(
         for entry in section_plan(context)
         if any(n in by_name and by_name[n].count > 0 for n in entry.areas)
     ]
-    by_model = [_by_model(entry, authorship) for entry in plan]
+    by_model = [section_by_model(entry, authorship) for entry in plan]
     written, total = sum(by_model), len(by_model)
     ai = authorship.takeaway and 2 * written > total
     title = f"{'AI ' if ai else ''}Analysis of Pull Requests for {repo} during {label}"
@@ -121,7 +121,7 @@ def render_digest(
     return Rendered("\n".join(lines), total, written)
 
 
-def _by_model(entry: Section, authorship: Authorship) -> bool:
+def section_by_model(entry: Section, authorship: Authorship) -> bool:
     """Whether the model wrote the section: its area's themes, or most of its lines."""
     mine = [name in authorship.model_areas for name in entry.areas]
     if entry.kind == "area":

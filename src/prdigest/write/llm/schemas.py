@@ -10,13 +10,18 @@ shown. Only keywords OpenAI's strict mode accepts are used.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 _PLAIN = r'[^"\\{}\[\]<>#*|\n]'
-NAME_PATTERN = rf"^[A-Za-z0-9`(]{_PLAIN}{{1,58}}[A-Za-z0-9`)]$"
+NAME_MAX = 60  # characters: a name this long is one the pattern cut, often mid-word
+NAME_PATTERN = rf"^[A-Za-z0-9`(]{_PLAIN}{{1,{NAME_MAX - 2}}}[A-Za-z0-9`)]$"
 SENTENCE_PATTERN = rf"^[A-Z`]{_PLAIN}{{15,238}}[.!]$"
 TAKEAWAY_PATTERN = rf"^[A-Z`]{_PLAIN}{{20,398}}[.!]$"  # a cap the model hits ends it mid-clause
+# A re-ask's sentence: about fifteen words. A 1.5B model asked again with room for 240
+# characters pads them again ("…, ensuring compatibility and stability").
+RETRY_SENTENCE_PATTERN = rf"^[A-Z`]{_PLAIN}{{15,98}}[.!]$"
 WHY_PATTERN = rf"^[A-Za-z`]{_PLAIN}{{10,198}}[.!]$"
 MAX_CITED = 6
 
@@ -79,3 +84,11 @@ def takeaway_schema(notable: int = 0) -> dict[str, Any]:
         "required": list(properties),
         "additionalProperties": False,
     }
+
+
+def with_short_sentences(schema: dict[str, Any]) -> dict[str, Any]:
+    """A themes schema whose sentences are a re-ask's, shorter (`RETRY_SENTENCE_PATTERN`)."""
+    out = copy.deepcopy(schema)
+    theme = out["properties"]["themes"]["items"]["properties"]
+    theme["summary"]["pattern"] = RETRY_SENTENCE_PATTERN
+    return out

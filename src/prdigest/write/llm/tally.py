@@ -22,12 +22,14 @@ DUPLICATE = "said twice"
 PR_NUMBERS = "PR numbers in prose"
 VACUOUS = "vacuous"  # says no change: no action, or no subject its PRs name
 UNBALANCED = "unbalanced markup"
+CUT_OFF = "cut off mid-clause"  # nothing whole before where the answer stopped
 # Why a claim was repaired
 OTHER_AREA = "citation of another area"
 FIGURE_CITED = "citation added for a figure"
 NAME_CITED = "citation added for a name"
 THEME_NAME = "theme name taken from its sentence"
 BALANCED = "unbalanced markup closed"
+TRIMMED = "clause cut off taken out"
 
 
 @dataclass

@@ -26,6 +26,7 @@ from . import tally
 from .grounding import (
     Evidence,
     balance_markup,
+    complete_clause,
     content_words,
     copies_prompt,
     is_balanced,
@@ -33,8 +34,11 @@ from .grounding import (
     name_from,
     named_things,
     says_what_changed,
+    whole_words,
+    without_connective,
     word_support,
 )
+from .schemas import NAME_MAX
 from .tally import Tally
 
 _BIG_O = r"O\((?:[^()]|\([^()]*\))*\)"
@@ -194,12 +198,17 @@ class Verifier:
             self.tally.drop(tally.MARKUP, f"theme name {label!r} has links or markup")
             return None
         name = self._balanced(name, f"theme name {label!r}")
+        if whole_words(name, NAME_MAX) != name:
+            self.tally.repair(tally.TRIMMED, f"theme name {label!r} stopped mid-word")
+            name = whole_words(name, NAME_MAX)
         sentences = [
             self._balanced(s, f"theme {label!r}") for s in _SENTENCE_END.split(summary) if s.strip()
         ]
+        sentences = [c for s in sentences if (c := self._complete(s, f"theme {label!r}"))]
         published = [s for s in sentences if self._sentence_ok(s, on_area, area, label)]
         if not published:
             return None
+        published[0] = without_connective(published[0])  # its sentence before may be gone
         checked = self._checked_name(name, " ".join(published), on_area, area, label)
         if not checked:
             return None
@@ -207,6 +216,24 @@ class Verifier:
             self.tally.drop(tally.UNBALANCED, f"theme name {checked!r} has markup left open")
             return None
         return Theme(area, checked, " ".join(published), on_area)
+
+    def unsupported(self, text: str, cited: list[int], area: str) -> list[str]:
+        """The names and content words of `text` none of the cited PRs use: why a
+        sentence was dropped, as a re-ask tells the model."""
+        evidence = self._evidence([n for n in cited if n in self.texts], area)
+        names = [n for n in named_things(text, self.vocabulary) if not evidence.names(n)]
+        words = [w for w in content_words(text) if not evidence.has_word(w)]
+        return list(dict.fromkeys([*names, *words]))
+
+    def _complete(self, sentence: str, label: str) -> str:
+        """The sentence without a last clause the length cap cut off, "" (dropped) when
+        nothing whole is left."""
+        whole = complete_clause(sentence)
+        if not whole:
+            self.tally.drop(tally.CUT_OFF, f"{label}: {sentence[-40:]!r} stops mid-clause")
+        elif whole != sentence:
+            self.tally.repair(tally.TRIMMED, f"{label}: {sentence[-40:]!r} stopped mid-clause")
+        return whole
 
     def _balanced(self, text: str, label: str) -> str:
         """The text with markup it left open (a lone backtick, `**`, a bracket) taken out:
@@ -224,7 +251,10 @@ class Verifier:
             [pool, self.repo]
         )  # the digest is about it: any sentence may name it
         kept = []
-        for sentence in (s for s in _SENTENCE_END.split(_one_line(text)) if s.strip()):
+        for said in (s for s in _SENTENCE_END.split(_one_line(text)) if s.strip()):
+            sentence = self._complete(said, what)
+            if not sentence:
+                continue
             refs = extract_pr_refs(sentence)
             self.tally.citations += len(refs)
             if refs:

@@ -20,6 +20,7 @@ deterministic writer writes the digest, with a warning (an error with
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import astuple, dataclass, field
 from typing import Any
@@ -31,9 +32,17 @@ from ..deterministic import write_digest
 from .cache import ReplyCache
 from .client import ContextLengthError
 from .inputs import PRText, evidence_texts, figure_texts, lower_case_words
-from .plan import AreaPlanner, Request, news_items, takeaway_request, template_env
+from .plan import (
+    AreaPlanner,
+    Request,
+    news_items,
+    section_plan,
+    takeaway_request,
+    template_env,
+)
 from .profile import ServerProfile, load_profile, save_profile
-from .render import Authorship, render_digest
+from .render import Authorship, render_digest, section_by_model
+from .repair import Record, Rejected, Retry, model_themes, retry_requests
 from .runner import ClientFactory, Outcome, Runner, open_client
 from .settings import MIN_CONTEXT, LLMSettings
 from .usage import Usage
@@ -142,7 +151,13 @@ def write_llm_digest(
             lower_case_words(evidence.values()),
             context.repo,
         )
-        themes, authored, why_not = _verified_themes(context, outcomes, verifier)
+
+        def retry(answered: list[Outcome], rejected: dict[str, Rejected]) -> list[Outcome]:
+            asked = retry_requests(planner, env, answered, rejected)
+            return runner.run(asked, _valid_themes, lambda _: None) if asked else []
+
+        record = Record()
+        themes, authored, why_not = _verified_themes(context, outcomes, verifier, retry, record)
         if planned and not authored:
             tally = verifier.tally
             lost = "; ".join(usage.lost_requests[:2])
@@ -191,7 +206,11 @@ def write_llm_digest(
         "context_source": profile.context_source or "--llm-context",
         "usage": usage.facts(),
         "claims": tally.facts(),
-        "sections": {"total": rendered.sections, "by_model": rendered.model_sections},
+        "sections": {
+            "total": rendered.sections,
+            "by_model": rendered.model_sections,
+            **_lost_sections(context, Authorship(frozenset(authored), why_not), record),
+        },
         "takeaway_by_model": bool(takeaway),
         "ai_title": rendered.ai,
     }
@@ -327,31 +346,31 @@ def _valid_takeaway(data: dict[str, Any]) -> bool:
 
 
 def _verified_themes(
-    context: DigestContext, outcomes: list[Outcome], verifier: Verifier
+    context: DigestContext,
+    outcomes: list[Outcome],
+    verifier: Verifier,
+    retry: Retry | None = None,
+    record: Record | None = None,
 ) -> tuple[dict[str, list[Theme]], set[str], dict[str, str]]:
     """Verified themes per area, the areas the model wrote, and why the others got the
-    analysis' own themes."""
-    found: dict[str, list[Theme]] = {}
-    why_not: dict[str, str] = {}
-    split = {p.name for o in outcomes for p in o.request.areas if p.shown < p.count}
-    for outcome in outcomes:
-        names = [p.name for p in outcome.request.areas]
-        if outcome.reply is None:
-            for name in names:
-                why_not.setdefault(name, f"the model's answer for it failed ({outcome.failure})")
-            continue
-        for raw in outcome.reply.get("themes", []):
-            claimed = str(raw.get("area", ""))
-            theme = Theme(
-                claimed if claimed in names else names[0],
-                str(raw.get("name", "")),
-                str(raw.get("summary", "")),
-                list(raw.get("prs", [])),
-            )
-            checked = verifier.check_theme(theme)
-            if checked is not None:
-                found.setdefault(checked.area, []).append(checked)
+    analysis' own themes. With `retry`, an area whose every theme was dropped is asked
+    once more, told why (`repair.py`); `record` keeps what was lost and re-asked."""
+    record = record if record is not None else Record()
+    found, why_not, rejected = model_themes(outcomes, verifier)
+    if rejected and retry is not None:
+        again, _, still = model_themes(retry(outcomes, rejected), verifier)
+        record.retried.update(still.keys() | again.keys())
+        for name, ts in again.items():
+            found.setdefault(name, []).extend(ts)
+        rejected = {name: still.get(name, r) for name, r in rejected.items() if not found.get(name)}
+    for name, rejection in rejected.items():
+        why_not.setdefault(name, rejection.why())
+        record.lost.setdefault(name, rejection.reason)
+    for name, why in why_not.items():
+        record.lost.setdefault(name, why)
+    record.recovered.update(n for n in record.retried if found.get(n))
     authored = {name for name, ts in found.items() if ts}
+    split = {p.name for o in outcomes for p in o.request.areas if p.shown < p.count}
     for name in split & authored:  # parts were themed apart: the broadest themes first
         found[name] = sorted(found[name], key=lambda t: -len(t.prs))
     # prdigest's own themes are checked too, but they are not the model's claims
@@ -382,4 +401,23 @@ def _takeaway_area(area: Area, themes: dict[str, list[Theme]]) -> dict[str, Any]
         "count": area.count,
         "delta": area.delta,
         "themes": [{"name": t.name, "summary": t.summary} for t in themes[area.name][:2]],
+    }
+
+
+def _lost_sections(
+    context: DigestContext, authorship: Authorship, record: Record
+) -> dict[str, Any]:
+    """Why the sections the model did not write are prdigest's (each counted under the
+    reason of its first area the model lost), and how many areas a re-ask won back."""
+    lost: Counter[str] = Counter()
+    counts = {a.name: a.count for a in context.areas}
+    for entry in section_plan(context):
+        if not any(counts.get(n) for n in entry.areas) or section_by_model(entry, authorship):
+            continue  # a section the digest does not show, or the model's
+        reasons = [record.lost[n] for n in entry.areas if n in record.lost]
+        lost[reasons[0] if reasons else "no answer for its areas"] += 1
+    return {
+        "lost": dict(lost.most_common()),
+        "areas_retried": len(record.retried),
+        "areas_recovered": len(record.recovered),
     }
