@@ -31,7 +31,7 @@ from prdigest.classify.code_index import build_code_index
 from prdigest.classify.evaluate import train_on
 from prdigest.classify.features import Sample
 from prdigest.classify.model import load_model, save_model
-from prdigest.classify.worksheet import read_worksheet
+from prdigest.classify.training_labels import read_worksheet
 from prdigest.models import PullRequest
 from prdigest.reading import parse_title
 from prdigest.sources.jsonl import read_jsonl

@@ -63,7 +63,7 @@ def commitlist_csv() -> Path:
 @pytest.fixture(scope="session")
 def worksheet_rows() -> list:
     """PyTorch's 1.11 worksheet, read once for the whole run."""
-    from prdigest.classify.worksheet import read_worksheet
+    from prdigest.classify.training_labels import read_worksheet
 
     return read_worksheet(_need(WORKSHEET))
 

@@ -10,8 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from prdigest.analyze.history import History, ancestor_dirs
 from prdigest.analyze.people import People
+from prdigest.analyze.prior_facts import History, ancestor_dirs
 from prdigest.models import Classification, PullRequest
 from prdigest.reading.spelling import TitleWords
 from prdigest.sources.jsonl import read_jsonl

@@ -12,8 +12,8 @@ import pytest
 from digest_weeks import classified, classified_inputs, iso_weeks, load, week
 from prdigest.analyze import DigestContext, build_context
 from prdigest.analyze.claims import find_claims, normalize
-from prdigest.analyze.history import History
 from prdigest.analyze.people import People
+from prdigest.analyze.prior_facts import History
 from prdigest.analyze.symbols import find_symbols
 from prdigest.models import Classification, FileChange, PullRequest
 from prdigest.reading import clean_title, pair_all, series_key

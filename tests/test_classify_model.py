@@ -14,7 +14,7 @@ from prdigest.classify import load_profile, profile_for
 from prdigest.classify.evaluate import accuracies, classify_rows, report, train_on
 from prdigest.classify.features import Sample, title_tokens
 from prdigest.classify.model import TrainedModel, load_model, save_model
-from prdigest.classify.worksheet import read_worksheet
+from prdigest.classify.training_labels import read_worksheet
 from prdigest.config import Config
 from prdigest.errors import ConfigError, SourceError
 from prdigest.models import PullRequest

@@ -25,7 +25,7 @@ from prdigest.classify.code_index import (
 from prdigest.classify.evaluate import accuracies, classify_rows, train_on
 from prdigest.classify.features import Sample, symbolic_tokens
 from prdigest.classify.model import load_model, save_model
-from prdigest.classify.worksheet import WorksheetRow
+from prdigest.classify.training_labels import WorksheetRow
 from prdigest.errors import ConfigError
 from prdigest.sources.records import parse_record
 from prdigest.store import open_store

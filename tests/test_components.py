@@ -8,8 +8,8 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from prdigest.analyze.components import history_order, new_components
-from prdigest.analyze.history import History, ancestor_dirs
 from prdigest.analyze.items import build_item
+from prdigest.analyze.prior_facts import History, ancestor_dirs
 from prdigest.models import Classification, FileChange, PullRequest
 from prdigest.store import open_store
 from prdigest.store.paths import dirs_seen_before

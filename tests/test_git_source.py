@@ -481,7 +481,7 @@ def test_pipeline_batches_survive_a_crash_mid_sync(
     with batches of 100."""
     import prdigest.sources.git as git_source
     from prdigest import pipeline
-    from prdigest.ingest import records as ingest_records
+    from prdigest.ingest import batches as ingest_records
     from prdigest.store import open_store
 
     real = git_source.iter_git_records

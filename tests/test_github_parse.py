@@ -10,7 +10,7 @@ import pytest
 
 from fakes.github_server import _graphql_node, github_pulls, load_records
 from prdigest.errors import GitHubError, RateLimitError
-from prdigest.sources.github.client import GitHubClient
+from prdigest.sources.github.http import GitHubClient
 from prdigest.sources.github.parse import parse_graphql_pull, parse_rest_file, parse_rest_pull
 
 TOKEN = "ghp_unitTestToken0000000000000000000000"

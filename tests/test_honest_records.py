@@ -163,7 +163,7 @@ def test_an_import_stopped_by_a_bad_line_says_how_many_prs_it_kept(tmp_path: Pat
 def test_ctrl_c_during_a_sync_says_how_many_prs_it_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prdigest.ingest import records as ingest_records
+    from prdigest.ingest import batches as ingest_records
     from prdigest.sources.jsonl import JsonlFile
 
     records = _jsonl(tmp_path / "prs.jsonl", 300, bad_line=0)

@@ -13,8 +13,8 @@ from werkzeug import Response
 from fakes.llm_server import FakeLLMServer, Reply
 from llm_helpers import free_port
 from prdigest.sources.github import rest
-from prdigest.sources.github.client import GitHubClient, GitHubUnavailable
-from prdigest.write.llm.client import ClientSettings, LLMClient, RequestFailed
+from prdigest.sources.github.http import GitHubClient, GitHubUnavailable
+from prdigest.write.llm.chat_client import ClientSettings, LLMClient, RequestFailed
 
 MESSAGES = [{"role": "system", "content": "Answer in JSON."}, {"role": "user", "content": "hi"}]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from prdigest import pipeline
 from prdigest.analyze import DigestContext, build_context
-from prdigest.analyze.history import History
+from prdigest.analyze.prior_facts import History
 from prdigest.config import Config
 from prdigest.models import Classification, FileChange, PullRequest
 from prdigest.release import release_notes

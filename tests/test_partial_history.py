@@ -96,7 +96,7 @@ def _records(path: Path) -> Path:
 def test_an_interrupted_sync_is_told_and_not_digested_from_its_old_part(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prdigest.ingest import records as ingest_records
+    from prdigest.ingest import batches as ingest_records
     from prdigest.sources.jsonl import JsonlFile
 
     records, db = _records(tmp_path / "prs.jsonl"), tmp_path / "prdigest.db"

@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 
 from prdigest.analyze import build_context
-from prdigest.analyze.history import History
 from prdigest.analyze.people import Identity, People
+from prdigest.analyze.prior_facts import History
 from prdigest.config import Config
 from prdigest.models import Classification, FileChange, PullRequest
 from prdigest.pipeline import SourceSpec, build_digest_context, sync
 from prdigest.store import open_store
-from prdigest.store.people import mailmap_of
+from prdigest.store.identities import mailmap_of
 from prdigest.timeutil import Window, iso_week_window
 from replay import REPOSITORY_OVERRIDES, git_env, replay
 

@@ -195,7 +195,7 @@ def test_a_git_sync_counts_the_range_it_reads(replayed: Replay, tmp_path: Path) 
 def test_a_long_git_sync_shows_the_count_as_its_total(
     replayed: Replay, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prdigest.ingest import git as ingest_git
+    from prdigest.ingest import from_git as ingest_git
 
     real = git_source.iter_git_records
     counts: list[CommitCount] = []
@@ -238,7 +238,7 @@ def _progress_of_a_sync(replayed: Replay, tmp_path: Path) -> tuple[list[str], in
 def test_a_sync_shorter_than_count_after_counts_nothing(
     replayed: Replay, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from prdigest.ingest import git as ingest_git
+    from prdigest.ingest import from_git as ingest_git
 
     monkeypatch.setattr(ingest_git, "COUNT_AFTER", 60.0)  # however slow the machine
     monkeypatch.setattr(CommitCount, "poll", lambda self: pytest.fail("counted"))

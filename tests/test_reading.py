@@ -16,7 +16,6 @@ from helpers import AMBIGUOUS_REVERT, ambiguous_revert_records, run_cli
 from prdigest.analyze.groups import Candidate
 from prdigest.analyze.items import build_item
 from prdigest.analyze.naming import theme_name
-from prdigest.analyze.spelling import Spelling
 from prdigest.models import Classification, PullRequest
 from prdigest.reading import (
     clean_title,
@@ -33,6 +32,7 @@ from prdigest.reading import (
     undoes_a_revert,
 )
 from prdigest.reading.parts import has_part_marker
+from prdigest.reading.spelling import Spelling
 
 # ---- wrappers ------------------------------------------------------------------------
 

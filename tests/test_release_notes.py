@@ -15,9 +15,9 @@ from prdigest import pipeline
 from prdigest.config import Config
 from prdigest.pipeline import SourceSpec
 from prdigest.release import SECTIONS, release_notes
-from prdigest.release.plan import PYTORCH_MODULES, normalize_name
+from prdigest.release.notes_markdown import render_markdown
+from prdigest.release.notes_plan import PYTORCH_MODULES, normalize_name
 from prdigest.release.release_context import ReleaseContext
-from prdigest.release.render import render_markdown
 from prdigest.store import Store, open_store
 from prdigest.timeutil import window_between
 from release_helpers import bullet_of, module_of, read_rows, write_rows
@@ -127,7 +127,7 @@ def test_every_pr_is_in_the_notes_or_out_with_a_reason(
 
 
 def test_modules_follow_pytorchs_order_then_size() -> None:
-    from prdigest.release.plan import module_order
+    from prdigest.release.notes_plan import module_order
 
     modules = {
         "Inductor": [1],

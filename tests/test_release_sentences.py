@@ -12,7 +12,7 @@ from prdigest.config import Config
 from prdigest.models import FileChange, PullRequest
 from prdigest.reading import series_stem
 from prdigest.release import release_notes
-from prdigest.release.reverts import find_reverts
+from prdigest.release.reverted_in_range import find_reverts
 from prdigest.release.sentences import to_sentence
 from prdigest.store import open_store
 from prdigest.timeutil import window_between

@@ -198,7 +198,7 @@ def test_other_areas_stays_a_quarter_on_real_weeks(executorch_jsonl: Path) -> No
 
 
 def test_release_notes_keep_a_family_s_modules_together() -> None:
-    from prdigest.release.plan import module_order
+    from prdigest.release.notes_plan import module_order
 
     modules = {
         "Backends: Arm": [1] * 9,

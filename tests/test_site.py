@@ -21,7 +21,7 @@ from prdigest.models import Report
 from prdigest.site import load_posts, parse_post, plan_site, site_settings, write_pages
 from prdigest.site.charts import area_counts, weekly_series
 from prdigest.site.markup import excerpt, is_safe_link, render_markdown
-from prdigest.site.plan import CSP, Page
+from prdigest.site.pages import CSP, Page
 from prdigest.site.posts import slugify
 from prdigest.site.serve import make_server, site_url
 from prdigest.store import open_store
@@ -656,7 +656,7 @@ def test_a_build_stopped_partway_is_finished_by_the_next_without_force(
     for report in sample_reports():
         store.save_report(report)
     store.close()
-    import prdigest.site.build as build
+    import prdigest.site.publish as build
 
     written: list[Path] = []
     real_write = build.write_atomic

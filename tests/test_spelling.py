@@ -117,7 +117,7 @@ def test_the_pipeline_reads_the_titles_once_a_run_and_sees_new_ones(
 ) -> None:
     from datetime import UTC, datetime
 
-    import prdigest.store.spelling as spelling_module
+    import prdigest.store.learned_spelling as spelling_module
     from prdigest.models import PullRequest
     from prdigest.store import open_store
     from prdigest.timeutil import iso_week_window

@@ -14,8 +14,8 @@ from helpers import run_cli
 from prdigest.errors import StoreError
 from prdigest.models import Classification, FileChange, PullRequest, Report
 from prdigest.store import Store, open_store
+from prdigest.store.identities import identities_before, mailmap_of, replace_mailmap
 from prdigest.store.migrations import available_migrations
-from prdigest.store.people import identities_before, mailmap_of, replace_mailmap
 
 REPO = "octo/demo"
 

@@ -12,7 +12,7 @@ import pytest
 
 from prdigest.errors import SourceError
 from prdigest.ingest import SourceSpec, sync
-from prdigest.ingest import records as ingest_records
+from prdigest.ingest import batches as ingest_records
 from prdigest.models import FileChange, PullRequest
 from prdigest.sources.git import resolve_ref
 from prdigest.store import Store, UpsertCounts, open_store

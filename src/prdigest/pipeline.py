@@ -25,13 +25,13 @@ from .reading import abbreviated_reverts
 from .reporting import Reporter, SilentReporter
 from .store import Store
 from .store.coverage import last_sync, synced_since
-from .store.spelling import title_spelling
+from .store.learned_spelling import title_spelling
 from .timeutil import Window, last_complete_week, now
 
 if TYPE_CHECKING:
     from .analyze import DigestContext
-    from .analyze.history import History
     from .analyze.people import People
+    from .analyze.prior_facts import History
     from .classify import Profile
     from .reading.spelling import Spelling
 
@@ -311,7 +311,7 @@ def window_history(
     """What the store knows from outside the window that its analysis needs (a few
     indexed queries per window, none per PR; the titles' spelling read once per run;
     the history's span and start from `loaded`, when the window was read already)."""
-    from .analyze.history import History, ancestor_dirs
+    from .analyze.prior_facts import History, ancestor_dirs
     from .store.paths import dirs_seen_before
 
     paths = [p for pr in prs for f in pr.files for p in (f.path, f.old_path) if p]
@@ -331,7 +331,7 @@ def people_before(store: Store, repo: str, prs: Sequence[PullRequest], before: d
     """Who the authors of `prs` are across their addresses (the stored .mailmap), and the
     identities under which any of them landed something before `before`."""
     from .analyze.people import Identity, People, identity_of, lookups
-    from .store.people import identities_before, mailmap_of
+    from .store.identities import identities_before, mailmap_of
 
     mailmap = mailmap_of(store, repo, (pr.author_email for pr in prs))
     emails, logins, names = lookups([identity_of(pr) for pr in prs], People(mailmap=mailmap))

@@ -22,8 +22,8 @@ from datetime import date, timedelta
 from functools import lru_cache
 
 from ..models import FileChange
-from .history import History
 from .items import Item
+from .prior_facts import History
 
 MIN_FILES = 3
 MANY_SIBLINGS = 7  # this many new directories side by side are one component (ops, kernels)

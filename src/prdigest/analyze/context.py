@@ -10,6 +10,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from ..models import Classification, PullRequest, links_to_github, pr_url
+from ..reading.spelling import Spelling
 from ..timeutil import Window, to_iso
 from .components import history_order, new_components
 from .context_types import (
@@ -27,11 +28,10 @@ from .context_types import (
     WindowSpan,
 )
 from .families import families, family_of, plan_sections
-from .history import History
 from .items import Item, build_item, inverse_document_frequency, title_terms
 from .notability import Notability, assess, news, ranked
-from .reverts import pair_reverts
-from .spelling import Spelling
+from .prior_facts import History
+from .revert_flags import pair_reverts
 from .subjects import keep_subjects
 from .themes import Theme, area_themes, series_homes, theme_limit
 from .trends import trends

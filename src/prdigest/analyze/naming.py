@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..reading import strip_part_markers
+from ..reading.spelling import Spelling
 from .english import VERB_NOUNS, is_verb, sentence_case, verb_base
 from .groups import Candidate, area_words, names_area
 from .items import STOPWORDS, Item
-from .spelling import Spelling
 
 HAND_KEPT = Spelling()
 

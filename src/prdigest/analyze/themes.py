@@ -10,6 +10,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..reading import Groups, stack_groups, strip_part_markers
+from ..reading.spelling import Spelling
 from .describe import describe, slot_merge
 from .english import as_clause, sentence_case
 from .groups import (
@@ -30,7 +31,6 @@ from .name_choice import (
     without_name,
 )  # fmt: skip
 from .naming import HAND_KEPT, common_phrase, other_names, theme_name
-from .spelling import Spelling
 
 _MAX_CITED = 3
 _SERIES_CITED = 8  # a series cites all its parts, up to this many

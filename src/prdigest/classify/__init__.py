@@ -15,8 +15,8 @@ from .base import AreaKindModel, ModelPrediction, Profile
 from .generic import GenericProfile, derive_areas
 from .profile_specs import builtin_profile_for_repo, builtin_profile_names, parse_profile_text
 from .profiles import load_profile, profile_for
+from .rule_tables import normalize_kind, normalize_name
 from .rules import AreaRule, Decision, KindRule, RuleEngine
-from .spec import normalize_kind, normalize_name
 
 __all__ = [
     "AreaKindModel",

@@ -30,7 +30,7 @@ from .code_index import CodeIndex
 from .features import Sample
 from .model import SEED, SKIP, TrainedModel
 from .training import train_model
-from .worksheet import WORKSHEET_ALIASES, WorksheetRow, area_key
+from .training_labels import WORKSHEET_ALIASES, WorksheetRow, area_key
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,8 @@ from typing import Any
 from ..errors import ConfigError
 from ..kinds import IMPROVEMENTS
 from .base import Profile
+from .rule_tables import Problems, normalize_kind, parse_area_rules, parse_kind_rules
 from .rules import AreaRule, KindRule, RuleEngine
-from .spec import Problems, normalize_kind, parse_area_rules, parse_kind_rules
 
 GENERIC = "generic"
 PROFILE_KEYS = frozenset(

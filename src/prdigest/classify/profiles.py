@@ -23,8 +23,8 @@ from .profile_specs import (
     builtin_spec,
     parse_profile_text,
 )
+from .rule_tables import Problems, parse_area_rules, parse_kind_rules
 from .rules import RuleEngine
-from .spec import Problems, parse_area_rules, parse_kind_rules
 
 USER_ORIGIN = "config"
 

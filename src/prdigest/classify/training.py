@@ -23,7 +23,7 @@ from .code_index import CodeIndex
 from .features import RuleHints, Sample
 from .model import SEED, SVM_C, Featurizer, Head, TrainedModel, _softmax
 from .rules import Decision
-from .worksheet import WORKSHEET_ALIASES, area_key
+from .training_labels import WORKSHEET_ALIASES, area_key
 
 
 def train_model(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..classify import Profile, builtin_profile_names, profile_for
-from ..classify.worksheet import WorksheetRow, read_worksheet
+from ..classify.training_labels import WorksheetRow, read_worksheet
 
 if TYPE_CHECKING:
     from ..classify.code_index import CodeIndex

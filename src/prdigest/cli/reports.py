@@ -8,7 +8,13 @@ import click
 
 from ..errors import SourceError, UsageError
 from ..store.location import describe
-from ..store.reports import StoredReport, delete_report, find_report, list_reports, report_markdown
+from ..store.stored_reports import (
+    StoredReport,
+    delete_report,
+    find_report,
+    list_reports,
+    report_markdown,
+)
 from .common import AppContext, StderrReporter, emit, pass_app, repo_argument, stored_repo
 
 

@@ -13,11 +13,11 @@ incremental, resumable and idempotent. `pipeline` re-exports this face.
 
 from __future__ import annotations
 
-from ..sources.spec import SourceSpec
-from .records import BATCH, PIECE
+from ..sources.source_spec import SourceSpec
+from .batches import BATCH, PIECE
 from .result import SyncResult
 from .specs import configured_repos, resolve_spec, spec_for
-from .sync import sync
+from .sync_repo import sync
 
 __all__ = [
     "BATCH",

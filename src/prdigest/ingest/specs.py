@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..config import Config
 from ..errors import ConfigError
-from ..sources.spec import SourceSpec
+from ..sources.source_spec import SourceSpec
 from ..timeutil import parse_date
 
 

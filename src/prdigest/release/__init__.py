@@ -10,10 +10,10 @@ See docs/release-notes.md.
 from __future__ import annotations
 
 from .build import ReleaseNotesResult, prs_in_range, release_notes
-from .plan import SECTIONS, draft_rows, resolve_rows
+from .notes_markdown import render_markdown
+from .notes_plan import SECTIONS, draft_rows, resolve_rows
 from .refs import RefRange, ref_range
-from .render import render_markdown
-from .reverts import find_reverts
+from .reverted_in_range import find_reverts
 from .sentences import to_sentence
 from .worksheet import COLUMNS, WorksheetRow, read_worksheet, write_worksheet
 

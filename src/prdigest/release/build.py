@@ -17,15 +17,15 @@ from ..models import Classification, PullRequest, Report
 from ..reading import abbreviated_reverts
 from ..reading.spelling import Spelling
 from ..store import Store
-from ..store.spelling import title_spelling
+from ..store.learned_spelling import title_spelling
 from ..timeutil import Window, now
 from .breaking import MIGRATION_NOTE, states_migration, window_of
 from .judgment import Judged, judge
-from .plan import build_context, draft_rows, resolve_rows
+from .notes_markdown import render_markdown
+from .notes_plan import build_context, draft_rows, resolve_rows
 from .refs import RefRange
 from .release_context import ReleaseContext
-from .render import render_markdown
-from .reverts import find_reverts, label
+from .reverted_in_range import find_reverts, label
 from .worksheet import WorksheetRow, merge_rows, read_worksheet, with_full_shas, write_worksheet
 
 Classifier = Callable[[Sequence[PullRequest]], list[Classification]]

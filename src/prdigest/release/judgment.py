@@ -34,7 +34,7 @@ from ..kinds import DEPRECATION as DEPRECATION_KIND
 from ..models import Classification, PullRequest
 from ..reading import parse_title
 from ..reading.api_changes import ApiChanges, read_diff
-from .reverts import label
+from .reverted_in_range import label
 
 # kinds a reading of the body and diff may move to another section
 _MOVABLE = frozenset({NEW_FEATURES, IMPROVEMENTS, BUG_FIXES, PERFORMANCE, NOT_USER_FACING})

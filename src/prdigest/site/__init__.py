@@ -4,10 +4,10 @@
 writes only what changed; `build_site` does both for `prdigest site build`.
 """
 
-from .build import BuildResult, build_site, write_pages
-from .plan import Page, plan_site
+from .pages import Page, plan_site
 from .posts import Post, load_posts, parse_post
-from .settings import SiteSettings, Topic, site_settings
+from .publish import BuildResult, build_site, write_pages
+from .site_options import SiteSettings, Topic, site_settings
 
 __all__ = [
     "BuildResult",

@@ -1,5 +1,5 @@
 """SVG bar charts per week (PRs, reverts, contributors, PRs per area), made at build time
-from the synced PRs (site/history.py), or from stored digests where a repository has none.
+from the synced PRs (site/weekly_counts.py), or from stored digests where a repository has none.
 
 Accessible without JavaScript: each chart is an `<svg role="img">` with a title and a
 description that states the numbers, every bar has its own tooltip title, and the page
@@ -70,7 +70,7 @@ def total_prs(context: Mapping[str, Any], areas: Mapping[str, int]) -> int:
 
 def weekly_series(reports: Iterable[Report]) -> list[WeekPoint]:
     """One point per stored 7-day digest window, oldest first (for a repository whose PRs
-    are not in the store; otherwise site/history.py counts every week from the PRs)."""
+    are not in the store; otherwise site/weekly_counts.py counts every week from the PRs)."""
     points = {}
     for report in reports:
         if report.kind != "digest":

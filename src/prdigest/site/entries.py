@@ -9,7 +9,7 @@ from datetime import date
 from ..models import Report
 from .markup import render_with_excerpt, shorten, strip_title
 from .posts import Post, slugify
-from .settings import SiteSettings
+from .site_options import SiteSettings
 
 _KIND_DIR = {"post": "posts", "digest": "digests", "release_notes": "release-notes"}
 _KIND_LABEL = {"post": "Post", "digest": "Weekly digest", "release_notes": "Release notes"}

@@ -8,7 +8,7 @@ from datetime import date
 
 from .entries import Entry
 from .posts import slugify
-from .settings import SiteSettings
+from .site_options import SiteSettings
 
 ATOM = "http://www.w3.org/2005/Atom"
 

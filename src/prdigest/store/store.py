@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .classifications import ClassificationTables
 from .prs import PullRequestTables
-from .reports import ReportTables
+from .stored_reports import ReportTables
 
 
 class Store(PullRequestTables, ClassificationTables, ReportTables):

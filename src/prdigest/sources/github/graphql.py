@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import GitHubError
-from .client import GitHubClient
+from .http import GitHubClient
 
 PAGE_SIZE = 100
 

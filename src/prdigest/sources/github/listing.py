@@ -2,7 +2,7 @@
 each changed PR fetched whole (labels, files).
 
 The source reads and nothing else: which pages to walk, where to stop and what
-to store is ingestion's call (`prdigest.ingest.github`), which commits each page
+to store is ingestion's call (`prdigest.ingest.from_github`), which commits each page
 with the cursor of the page after it.
 """
 
@@ -17,7 +17,7 @@ from ...models import PullRequest
 from ...reporting import Reporter
 from ...timeutil import parse_datetime, to_iso
 from . import graphql, rest
-from .client import ApiResponse, GitHubClient, GitHubUnavailable
+from .http import ApiResponse, GitHubClient, GitHubUnavailable
 from .parse import parse_graphql_files, parse_graphql_pull, parse_rest_pull, rest_updated_at
 
 _MIN_GRAPHQL_PAGE = 10

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...errors import GitHubError
 from ...models import FileChange
-from .client import ApiResponse, GitHubClient
+from .http import ApiResponse, GitHubClient
 from .parse import parse_rest_file
 
 PAGE_SIZE = 100  # GitHub's maximum

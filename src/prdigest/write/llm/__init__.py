@@ -24,7 +24,7 @@ and a reply cache; it never reads the store itself.
 
 from .cache import ReplyCache, request_key
 from .inputs import PRText, pr_texts
-from .settings import LLMSettings, resolve_settings, settings_for
+from .llm_settings import LLMSettings, resolve_settings, settings_for
 from .usage import Usage
 from .writer import LLMDigest, Written, write_llm_digest, write_with_fallback
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import jinja2
 
 from . import tally
-from .plan import AreaPart, AreaPlanner, Request, render
+from .request_plan import AreaPart, AreaPlanner, Request, render
 from .runner import Outcome
 from .schemas import with_short_sentences
 from .verify import Theme, Verifier

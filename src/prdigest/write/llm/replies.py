@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from .client import InvalidReply
+from .chat_client import InvalidReply
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n?(.*?)\n?```\s*$", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")

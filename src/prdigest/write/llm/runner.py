@@ -27,7 +27,7 @@ from typing import Any
 from ...models import CachedReply
 from ...reporting import Reporter
 from .cache import ReplyCache, request_key
-from .client import (
+from .chat_client import (
     ClientSettings,
     Completion,
     ContextLengthError,
@@ -35,10 +35,10 @@ from .client import (
     LLMClient,
     RequestFailed,
 )
-from .plan import Request
+from .llm_settings import LLMSettings
 from .profile import ServerProfile
 from .replies import complete_items, parse_json_object
-from .settings import LLMSettings
+from .request_plan import Request
 from .usage import Usage
 
 WARMER = 0.5  # an unusable answer is asked again this much warmer (the same request gives the same)

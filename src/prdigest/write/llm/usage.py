@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...analyze.english import plural
-from .client import Completion
+from .chat_client import Completion
 
 
 @dataclass

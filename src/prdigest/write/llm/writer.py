@@ -29,10 +29,14 @@ from ...analyze.context_types import Area, DigestContext
 from ...errors import LLMError
 from ...reporting import Reporter, SilentReporter
 from ..deterministic import write_digest
+from .assemble import Authorship, render_digest, section_by_model
 from .cache import ReplyCache
-from .client import ContextLengthError
+from .chat_client import ContextLengthError
 from .inputs import PRText, evidence_texts, figure_texts, lower_case_words
-from .plan import (
+from .llm_settings import MIN_CONTEXT, LLMSettings
+from .profile import ServerProfile, load_profile, save_profile
+from .repair import Record, Rejected, Retry, model_themes, retry_requests
+from .request_plan import (
     AreaPlanner,
     Request,
     news_items,
@@ -40,11 +44,7 @@ from .plan import (
     takeaway_request,
     template_env,
 )
-from .profile import ServerProfile, load_profile, save_profile
-from .render import Authorship, render_digest, section_by_model
-from .repair import Record, Rejected, Retry, model_themes, retry_requests
 from .runner import ClientFactory, Outcome, Runner, open_client
-from .settings import MIN_CONTEXT, LLMSettings
 from .usage import Usage
 from .verify import Theme, Verifier, audit_markdown
 

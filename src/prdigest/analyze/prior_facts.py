@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..reading.spelling import Spelling
 from .people import People
-from .spelling import Spelling
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,7 +14,7 @@ from ..analyze.announcements import WindowNames
 from ..analyze.families import family_of
 from ..analyze.notability import standalone_score
 from ..analyze.substance import CODE, file_role
-from ..classify.spec import normalize_kind, normalize_name
+from ..classify.rule_tables import normalize_kind, normalize_name
 from ..errors import ConfigError
 from ..kinds import (
     BC_BREAKING,
@@ -42,7 +42,7 @@ from .release_context import (
     NotesSection,
     ReleaseContext,
 )
-from .reverts import RevertOutcome, label
+from .reverted_in_range import RevertOutcome, label
 from .sentences import to_sentence, whole_title
 from .series import draft_leads, range_stacks, series_parts, series_phrase
 from .worksheet import WorksheetRow, accepters, files_cell

@@ -22,9 +22,9 @@ from typing import Any
 from ..errors import ConfigError, SyncInterrupted
 from ..reporting import Reporter
 from ..sources.github import rest
-from ..sources.github.client import DEFAULT_API_URL, GitHubClient, github_token
+from ..sources.github.http import DEFAULT_API_URL, GitHubClient, github_token
 from ..sources.github.listing import ListingCursor, ListingPage, Probe, PullListing, updated_at
-from ..sources.spec import SourceSpec
+from ..sources.source_spec import SourceSpec
 from ..store import Store, UpsertCounts
 from ..store import github_store as gs
 from ..store.rate_budget import SharedRateBudget

@@ -21,7 +21,7 @@ from ..digest_blocks import Ledger
 from ..news import callout, component_bullets
 from .grounding import balance_markup
 from .notable import notable_line
-from .plan import section_plan
+from .request_plan import section_plan
 from .tally import Tally
 from .verify import Theme, extract_figures, figure_in_text
 

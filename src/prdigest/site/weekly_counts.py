@@ -16,9 +16,9 @@ from ..models import PullRequest
 from ..reading import kind_of
 from ..reading.spelling import Spelling
 from ..store import Store
-from ..store.history import Landed, landed_history
-from ..store.people import mailmap_of
-from ..store.spelling import title_spelling
+from ..store.identities import mailmap_of
+from ..store.landed_history import Landed, landed_history
+from ..store.learned_spelling import title_spelling
 from ..timeutil import Window
 from .charts import WeekPoint
 

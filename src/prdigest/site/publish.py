@@ -19,10 +19,10 @@ from ..errors import ConfigError
 from ..fileio import write_atomic
 from ..store import Store
 from .entries import published_reports
-from .history import weekly_history
-from .plan import Page, plan_site
+from .pages import Page, plan_site
 from .posts import Post, load_assets, load_posts
-from .settings import site_settings
+from .site_options import site_settings
+from .weekly_counts import weekly_history
 
 MANIFEST = ".prdigest-site.json"
 

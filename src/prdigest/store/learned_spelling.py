@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..reading.spelling import Spelling, TitleWords
 from ..timeutil import Window, to_iso
-from .history import landed_titles, titles_fingerprint
+from .landed_history import landed_titles, titles_fingerprint
 from .store import Store
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from ..reporting import Reporter
 from ..sources.jsonl import JsonlFile, read_jsonl
 from ..store import Store
-from .records import ingest_records, resume_from
+from .batches import ingest_records, resume_from
 from .result import SyncResult
 
 

@@ -21,9 +21,9 @@ from ..models import Report
 from .charts import WeekPoint, chart_rows, repo_charts, weekly_series
 from .entries import Entry, build_entries, published_reports, repo_slug
 from .feed import atom_feed
-from .news import RepoNews, latest_news
+from .latest_notable import RepoNews, latest_news
 from .posts import Post, slugify
-from .settings import SiteSettings
+from .site_options import SiteSettings
 
 # No script at all; styles and images only from the site itself (images also from https).
 CSP = "default-src 'none'; style-src 'self'; img-src 'self' https:; base-uri 'none'; form-action 'none'"
@@ -90,7 +90,7 @@ def plan_site(
     histories: Mapping[str, list[WeekPoint]] | None = None,
 ) -> list[Page]:
     """Every page of the site; `assets` are the posts' images (path under posts/, bytes);
-    `histories` each repository's weeks counted from its synced PRs (site/history.py)."""
+    `histories` each repository's weeks counted from its synced PRs (site/weekly_counts.py)."""
     reports = list(reports)
     entries = build_entries(posts, reports, settings)
     topics = topic_infos(entries, settings)

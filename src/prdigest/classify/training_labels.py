@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import SourceError
-from .spec import normalize_kind, normalize_name
+from .rule_tables import normalize_kind, normalize_name
 
 REQUIRED = ("commit_hash", "category", "topic", "title")
 # PyTorch's commitlist column order after the four required ones.

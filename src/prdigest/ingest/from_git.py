@@ -13,10 +13,10 @@ from ..sources import git as git_source
 from ..sources.git_count import CommitCount
 from ..sources.git_partial import iter_clone_records
 from ..sources.mailmap import mailmap
-from ..sources.spec import SourceSpec
+from ..sources.source_spec import SourceSpec
 from ..store import Store
-from ..store.people import author_identities, replace_mailmap
-from .records import ingest_records, resume_from
+from ..store.identities import author_identities, replace_mailmap
+from .batches import ingest_records, resume_from
 from .result import SyncResult
 
 # Seconds a sync runs before the commits it reads are counted for the progress total:

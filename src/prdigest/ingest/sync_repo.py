@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..config import check_repo_name
 from ..reporting import Reporter, SilentReporter
-from ..sources.spec import SourceSpec
+from ..sources.source_spec import SourceSpec
 from ..store import Store
 from ..store.coverage import end_sync
 from .result import SyncResult
@@ -26,13 +26,13 @@ def sync(store: Store, repo: str, spec: SourceSpec, reporter: Reporter | None = 
 def _sync(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> SyncResult:
     # each source's module is loaded when used: the CLI starts without the others
     if spec.jsonl is not None:
-        from .jsonl import sync_jsonl
+        from .from_jsonl import sync_jsonl
 
         return sync_jsonl(store, repo, spec.jsonl, spec.since, reporter)
     if spec.git is not None:
-        from .git import sync_git
+        from .from_git import sync_git
 
         return sync_git(store, repo, spec, reporter)
-    from .github import sync_github  # the GitHub source (issue 3)
+    from .from_github import sync_github  # the GitHub source (issue 3)
 
     return sync_github(store, repo, spec, reporter)
