@@ -59,10 +59,7 @@ def sections(
 ) -> tuple[list[SectionText], list[TableRow], str]:
     """The numbered sections, the Summary Table's rows and the tail line of lone PRs."""
     areas = {a.name: a for a in context.areas}
-    plan, lone = _without_lone_areas(
-        context.sections or plan_sections(context.areas, context.counts.prs), areas
-    )
-    plan = _small_into_other(plan, context.counts.prs)
+    plan, lone = shown_plan(context)
     has_previous = bool(context.counts.previous_prs)
     total = context.counts.prs
     budget = citation_budget(total)
@@ -100,6 +97,23 @@ def sections(
     # the table sums up a week of several sections; for fewer, the headings say it all
     own = sum(entry.kind != "other" for entry in plan)
     return out, table if own >= TABLE_SECTIONS else [], tail
+
+
+def shown_plan(context: DigestContext) -> tuple[list[Section], list[str]]:
+    """The sections as a digest shows them, by either writer: the analysis' plan without
+    its lone PRs' areas (a line of their own, `lone_line`), and with sections of two PRs
+    back in Other Areas while it stays small; and the lone areas."""
+    areas = {a.name: a for a in context.areas}
+    plan, lone = _without_lone_areas(
+        context.sections or plan_sections(context.areas, context.counts.prs), areas
+    )
+    return _small_into_other(plan, context.counts.prs), lone
+
+
+def lone_line(context: DigestContext, lone: Sequence[str], ledger: Ledger) -> str:
+    """`**Also, one PR each in 2 more areas:** …`, for a writer other than this one."""
+    areas = {a.name: a for a in context.areas}
+    return _tail([areas[name] for name in lone], ledger, citation_budget(context.counts.prs))
 
 
 def _without_lone_areas(

@@ -19,9 +19,9 @@ from ...models import links_to_github, pr_url
 from ...render.markdown import inline, plain
 from ..digest_blocks import Ledger
 from ..news import callout, component_bullets
+from ..sections import lone_line, shown_plan
 from .grounding import balance_markup
 from .notable import notable_line
-from .request_plan import section_plan
 from .tally import Tally
 from .verify import Theme, extract_figures, figure_in_text
 
@@ -70,10 +70,10 @@ def render_digest(
     areas = [a for a in context.areas if a.count > 0]
     by_name = {a.name: a for a in context.areas}
     prs = context.prs
+    # the sections as the deterministic digest shows them: lone PRs in one line at the end
+    shown, lone = shown_plan(context)
     plan = [
-        entry
-        for entry in section_plan(context)
-        if any(n in by_name and by_name[n].count > 0 for n in entry.areas)
+        entry for entry in shown if any(n in by_name and by_name[n].count > 0 for n in entry.areas)
     ]
     by_model = [section_by_model(entry, authorship) for entry in plan]
     written, total = sum(by_model), len(by_model)
@@ -116,6 +116,9 @@ def render_digest(
     rest = component_bullets(context, ledger, besides=planned)
     if rest and plan:  # components of an area no section holds (a direct push's)
         lines[-1:-1] = [f"*   {b.text}" for b in rest]
+    tail = lone_line(context, lone, ledger)
+    if tail:
+        lines += [tail, ""]
     lines += _also(context)
     lines += ["---", "", _closing(written, total, authorship.takeaway, tally), ""]
     return Rendered("\n".join(lines), total, written)
