@@ -27,7 +27,6 @@ from ..kinds import (
     SECTIONS,
 )
 from ..models import Classification, PullRequest
-from .bc_groups import group_breaking, told_together
 from .breaking import details, window_of
 from .release_context import (
     BreakingDetails,
@@ -42,6 +41,7 @@ from .release_context import (
     NotesSection,
     ReleaseContext,
 )
+from .repeated_changes import group_breaking, told_together
 from .reverted_in_range import RevertOutcome, label
 from .sentences import to_sentence, whole_title
 from .series import draft_leads, range_stacks, series_parts, series_phrase

@@ -112,7 +112,7 @@ class NotesSection:
     heading: str
     modules: tuple[Module, ...]
     groups: tuple[Group, ...]
-    entries: tuple[Entry, ...] = ()  # Backwards Incompatible changes, as told (bc_groups)
+    entries: tuple[Entry, ...] = ()  # Backwards Incompatible changes, as told (repeated_changes)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from ..reading import (
     stack_numbers,
 )
 from ..reading.patterns import PR_REF
-from .bc_groups import entry_opening
+from .repeated_changes import entry_opening
 
 _WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 
