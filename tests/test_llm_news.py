@@ -112,6 +112,7 @@ def test_the_llm_digest_lays_out_the_sections_the_analysis_planned(store) -> Non
     analysis' plan, as the deterministic digest's are, and Other Areas stays a short tail."""
     from prdigest.analyze.families import MIN_SECTION
     from prdigest.write.deterministic import write_digest
+    from prdigest.write.llm.request_plan import themes_wanted
     from prdigest.write.sections import shown_plan
 
     week = iso_week_window("2026-W05")
@@ -135,6 +136,16 @@ def test_the_llm_digest_lays_out_the_sections_the_analysis_planned(store) -> Non
     family = next(s for s in shown if s.kind == "family")
     section = written.markdown.split(f". {family.heading}\n", 1)[1].split("\n### ", 1)[0]
     assert len(re.findall(r"^\*   ", section, re.M)) >= len(family.areas)
+    # an area told in a line (Other Areas, the lone PRs' line) is asked one theme, a
+    # section's area one per two PRs: the model writes what the digest shows
+    own = {name for entry in shown if entry.kind == "area" for name in entry.areas}
+    wanted = sum(themes_wanted(a.count, a.name in own) for a in context.areas if a.prs)
+    asked = [
+        b["response_format"]["json_schema"]["schema"]["properties"]["themes"]["maxItems"]
+        for b in server.requests
+        if "PRs of the area " in b["messages"][-1]["content"]
+    ]
+    assert sum(asked) == wanted
     total = len(shown)
     assert re.search(rf"_The model wrote {total} of {total} sections and the key", written.markdown)
     assert audit_markdown(written.markdown, REPO, window_texts_of(store, week)) == []

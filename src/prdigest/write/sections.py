@@ -30,13 +30,6 @@ from .news import component_bullets
 
 __all__ = ["MIN_SECTION", "citation_budget", "sections"]
 
-_KIND_SINGULAR = {
-    "deprecation": "deprecation",
-    "new_features": "new feature",
-    "improvements": "improvement",
-    "bug_fixes": "bug fix",
-    "docs": "docs change",
-}
 _LINE_CITES = 2  # PRs a member's line cites, within the budget
 _TOLD_PAST_BUDGET = 3  # a section's themes told past the budget (the references: 3–5)
 TABLE_SECTIONS = 6  # sections of their own (Other Areas aside) a Summary Table needs
@@ -410,13 +403,6 @@ def _intro(
     if ranked and count >= 3 and ranked[0][1] * 3 >= count * 2:
         text += f" · mostly {_KIND_LABELS.get(ranked[0][0], ranked[0][0].replace('_', ' '))}"
     return plain(text)
-
-
-def _kind_count(kind: str, n: int) -> str:
-    label = _KIND_LABELS.get(kind, kind.replace("_", " "))
-    if n == 1:
-        label = _KIND_SINGULAR.get(kind, label)
-    return f"{n} {label}"
 
 
 def _theme_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:

@@ -22,9 +22,9 @@ from typing import Any
 import jinja2
 
 from ...analyze.context_types import Area, DigestContext, Section
-from ...analyze.families import plan_sections
 from ...errors import LLMError, TemplateError
 from ..news import LEAD_SHOWN, lead_news
+from ..sections import shown_plan
 from .inputs import FULL_ITEMS, SHORT_ITEMS, ItemLimits, PRText, pr_item
 from .schemas import takeaway_schema, themes_schema
 from .tokens import estimate_messages
@@ -125,11 +125,10 @@ def own_sections(context: DigestContext) -> set[str]:
 
 
 def section_plan(context: DigestContext) -> list[Section]:
-    """The digest's sections as the analysis planned them, as the deterministic writer
-    reads them (a context made without a plan gets it planned here)."""
-    if context.sections:
-        return list(context.sections)
-    return plan_sections(context.areas, context.counts.prs)
+    """The digest's sections as both writers show them (`sections.shown_plan`): an area
+    told in a line (Other Areas, the lone PRs' line) is asked one theme, not one a
+    section's worth."""
+    return shown_plan(context)[0]
 
 
 def params_for(
@@ -206,7 +205,7 @@ class AreaPlanner:
             for name in entry.areas
             if name in by_name
         ]
-        return ordered + list(by_name.values())
+        return ordered + list(by_name.values())  # lone PRs too: the model sees the whole window
 
     def split(self, request: Request) -> list[Request] | None:
         """Two smaller requests doing the work of one whose answer was cut off (or

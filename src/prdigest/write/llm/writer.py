@@ -29,7 +29,6 @@ from ...analyze.context_types import Area, DigestContext
 from ...errors import LLMError
 from ...reporting import Reporter, SilentReporter
 from ..deterministic import write_digest
-from ..sections import shown_plan
 from .assemble import Authorship, render_digest, section_by_model
 from .cache import ReplyCache
 from .chat_client import ContextLengthError
@@ -41,6 +40,7 @@ from .request_plan import (
     AreaPlanner,
     Request,
     news_items,
+    section_plan,
     takeaway_request,
     template_env,
 )
@@ -411,7 +411,7 @@ def _lost_sections(
     reason of its first area the model lost), and how many areas a re-ask won back."""
     lost: Counter[str] = Counter()
     counts = {a.name: a.count for a in context.areas}
-    for entry in shown_plan(context)[0]:
+    for entry in section_plan(context):
         if not any(counts.get(n) for n in entry.areas) or section_by_model(entry, authorship):
             continue  # a section the digest does not show, or the model's
         reasons = [record.lost[n] for n in entry.areas if n in record.lost]
