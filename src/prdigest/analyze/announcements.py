@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .. import kinds
 from ..models import PullRequest
 from ..reading import is_revert, parse_title
 from ..reading.api_changes import (
@@ -79,7 +80,7 @@ _BREAKING_LABEL = re.compile(
 )
 _DEPRECATION_LABEL = re.compile(r"(?i)\bdeprecat(?:ion|ed)\b")
 _BREAKING_TAGS = frozenset(
-    {"bc-breaking", "bc breaking", "bc_breaking", "breaking", "breaking change", "bc-breaking change"}
+    {"bc-breaking", "bc breaking", kinds.BC_BREAKING, "breaking", "breaking change", "bc-breaking change"}
 )  # fmt: skip
 _DEPRECATION_TAGS = frozenset({"deprecation", "deprecate", "deprecated"})
 # work on test, CI, benchmark or docs infrastructure breaks no user
@@ -173,8 +174,8 @@ def announce(
             return _made(BREAKING, f"labelled `{label}`", text, pr, changes=changes)
         if _DEPRECATION_LABEL.search(label):
             return _made(DEPRECATION, f"labelled `{label}`", text, pr, changes=changes)
-    if kind_by_label and kind in ("bc_breaking", "deprecation"):
-        found = BREAKING if kind == "bc_breaking" else DEPRECATION
+    if kind_by_label and kind in (kinds.BC_BREAKING, kinds.DEPRECATION):
+        found = BREAKING if kind == kinds.BC_BREAKING else DEPRECATION
         return _made(found, "labelled so", text, pr, changes=changes)
     tags = {t.lower() for t in info.tags}
     if tags & _INFRA_TAGS:

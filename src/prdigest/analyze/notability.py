@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .. import kinds
 from ..models import PullRequest
 from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement, WindowNames, announce
 from .claims import find_claims
@@ -54,15 +55,15 @@ WEIGHTS = {
     "reach": 0.6,  # each top-level directory of library code past the first
 }
 _KIND_WEIGHT = {
-    "bc_breaking": 1.0,
-    "new_features": 1.0,
-    "performance": 1.0,
-    "improvements": 0.4,
-    "bug_fixes": 0.3,
-    "deprecation": 0.5,
-    "docs": -0.6,
-    "devs": -0.4,
-    "not_user_facing": -0.6,
+    kinds.BC_BREAKING: 1.0,
+    kinds.NEW_FEATURES: 1.0,
+    kinds.PERFORMANCE: 1.0,
+    kinds.IMPROVEMENTS: 0.4,
+    kinds.BUG_FIXES: 0.3,
+    kinds.DEPRECATION: 0.5,
+    kinds.DOCS: -0.6,
+    kinds.DEVS: -0.4,
+    kinds.NOT_USER_FACING: -0.6,
 }
 BIG_LINES, BIG_FILES, MAX_REACH = 1000, 40, 4
 LEAD_SIZE = 3

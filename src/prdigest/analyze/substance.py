@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .. import kinds
 from ..models import PullRequest
 from .claims import normalize, prose_lines
 from .english import verb_base
@@ -148,7 +149,7 @@ def read_substance(pr: PullRequest, kind: str) -> Substance:
     total = library + other
     user_facing = library > 0 and (library >= USER_LINES or library >= USER_SHARE * total)
     if not pr.files:  # a record without files: judge by its words alone
-        user_facing = kind not in ("not_user_facing", "docs", "devs")
+        user_facing = kind not in (kinds.NOT_USER_FACING, kinds.DOCS, kinds.DEVS)
     words = pr.title.split()
     first = verb_base(_after_prefix(words)) if words else ""
     if first in _CAPABILITY_VERBS and _DISTRIBUTION.search(pr.title):

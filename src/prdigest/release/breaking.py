@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..analyze.announcements import BREAKING, Announcement, WindowNames, announce
+from ..kinds import BC_BREAKING
 from ..models import PullRequest
 from .judgment import deleted_library
 from .release_context import BreakingDetails, CodeBlock, Renamed
@@ -63,7 +64,7 @@ def details(members: Sequence[PullRequest], window: WindowNames) -> BreakingDeta
 def _said(pr: PullRequest, window: WindowNames) -> Announcement | None:
     if pr.number is None:
         return None
-    found = announce(pr, "bc_breaking", False, window)
+    found = announce(pr, BC_BREAKING, False, window)
     return found if found is not None and found.kind == BREAKING else None
 
 
