@@ -134,7 +134,7 @@ def test_a_digest_of_an_unknown_repository_reads_its_structure(tmp_path: Path) -
 def test_the_site_s_history_names_areas_as_the_digests_do(tmp_path: Path) -> None:
     """The site's charts classify weeks no digest stored; their area names take the whole
     history's spelling, as a digest's do, not only the spelling of the unclassified titles."""
-    from prdigest.site.weekly_counts import weekly_history
+    from prdigest.pipeline.site_job import weekly_history
     from prdigest.store import open_store
 
     later = [  # a later week: the model's files again, titles that never spell its name

@@ -15,7 +15,7 @@ from prdigest.analyze import DigestContext, build_context
 from prdigest.analyze.prior_facts import History
 from prdigest.config import Config
 from prdigest.models import Classification, FileChange, PullRequest
-from prdigest.release import release_notes
+from prdigest.pipeline import release_notes
 from prdigest.site import plan_site, site_settings
 from prdigest.store import open_store
 from prdigest.timeutil import iso_week_window, parse_datetime

@@ -13,8 +13,8 @@ from click.testing import Result
 from helpers import AMBIGUOUS_REVERT, ambiguous_revert_records, run_cli
 from prdigest import pipeline
 from prdigest.config import Config
-from prdigest.pipeline import SourceSpec
-from prdigest.release import SECTIONS, release_notes
+from prdigest.pipeline import SourceSpec, release_notes
+from prdigest.release import SECTIONS
 from prdigest.release.notes_markdown import render_markdown
 from prdigest.release.notes_plan import PYTORCH_MODULES, normalize_name
 from prdigest.release.release_context import ReleaseContext

@@ -10,8 +10,8 @@ import pytest
 
 from prdigest.config import Config
 from prdigest.models import FileChange, PullRequest
+from prdigest.pipeline import release_notes
 from prdigest.reading import series_stem
-from prdigest.release import release_notes
 from prdigest.release.reverted_in_range import find_reverts
 from prdigest.release.sentences import to_sentence
 from prdigest.store import open_store

@@ -17,9 +17,8 @@ from prdigest import pipeline
 from prdigest.classify import profile_for
 from prdigest.config import Config
 from prdigest.models import Classification, PullRequest
-from prdigest.pipeline import SourceSpec
+from prdigest.pipeline import SourceSpec, release_notes
 from prdigest.reading import series_stem, stack_groups, stack_numbers
-from prdigest.release import release_notes
 from prdigest.release.sentences import to_sentence
 from prdigest.release.series import series_phrase
 from prdigest.store import Store, open_store

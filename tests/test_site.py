@@ -577,7 +577,7 @@ def test_release_notes_and_post_images_are_published(tmp_path: Path) -> None:
     store = open_store(str(tmp_path / "n.db"))
     store.save_report(notes)
     from prdigest.config import Config
-    from prdigest.site import build_site
+    from prdigest.pipeline import build_site
 
     out = tmp_path / "public"
     build_site(store, Config({"site": {"title": "N"}}), out, posts_dir)

@@ -11,7 +11,7 @@ import click
 
 from .. import pipeline
 from ..errors import ConfigError
-from ..release import ref_range, release_notes
+from ..release import ref_range
 from ..release.refs import RefRange
 from ..timeutil import Window, window_between
 from .common import (
@@ -96,7 +96,7 @@ def release_notes_command(
         reporter.info(result.summary())
     if window is not None:
         pipeline.check_window(store, repo, window)
-    outcome = release_notes(
+    outcome = pipeline.release_notes(
         store,
         repo,
         config,

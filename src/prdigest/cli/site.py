@@ -32,7 +32,7 @@ def site_group() -> None:
 @pass_app
 def build_command(app: AppContext, out: Path, posts_dir: Path | None, force: bool) -> None:
     """Write the site: only files whose content changed are rewritten."""
-    from ..site import build_site
+    from ..pipeline import build_site
 
     if posts_dir is None and Path("posts").is_dir():
         posts_dir = Path("posts")

@@ -1,6 +1,7 @@
-"""Release notes in PyTorch's format, drafted from the store and curated in a worksheet.
+"""Release notes in PyTorch's format, drafted from a range's PRs and curated in a worksheet.
+The pipeline loads the PRs and stores the report (`prdigest.pipeline.release_notes`):
 
-    from prdigest.release import release_notes, ref_range
+    from prdigest.pipeline import release_notes
     result = release_notes(store, "pytorch/executorch", config, window=window, worksheet=Path("notes.csv"))
     result.report.markdown, result.context.counts
 
@@ -9,7 +10,7 @@ See docs/release-notes.md.
 
 from __future__ import annotations
 
-from .build import ReleaseNotesResult, prs_in_range, release_notes
+from .compose import Classifier, ReleaseNotesResult, compose_notes
 from .notes_markdown import render_markdown
 from .notes_plan import SECTIONS, draft_rows, resolve_rows
 from .refs import RefRange, ref_range
@@ -19,16 +20,16 @@ from .worksheet import COLUMNS, WorksheetRow, read_worksheet, write_worksheet
 
 __all__ = [
     "COLUMNS",
+    "Classifier",
     "SECTIONS",
     "RefRange",
     "ReleaseNotesResult",
     "WorksheetRow",
+    "compose_notes",
     "draft_rows",
     "find_reverts",
-    "prs_in_range",
     "read_worksheet",
     "ref_range",
-    "release_notes",
     "render_markdown",
     "resolve_rows",
     "to_sentence",

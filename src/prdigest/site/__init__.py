@@ -1,12 +1,12 @@
 """The DevLog static site: posts, digests and release notes as HTML pages and an Atom feed.
 
 `plan_site` (pure) turns posts, stored reports and settings into pages; `write_pages`
-writes only what changed; `build_site` does both for `prdigest site build`.
+writes only what changed; the pipeline reads the store for them (`prdigest.pipeline.build_site`).
 """
 
 from .pages import Page, plan_site
 from .posts import Post, load_posts, parse_post
-from .publish import BuildResult, build_site, write_pages
+from .publish import BuildResult, write_pages
 from .site_options import SiteSettings, Topic, site_settings
 
 __all__ = [
@@ -15,7 +15,6 @@ __all__ = [
     "Post",
     "SiteSettings",
     "Topic",
-    "build_site",
     "load_posts",
     "parse_post",
     "plan_site",

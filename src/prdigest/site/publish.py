@@ -1,4 +1,5 @@
-"""Write a planned site to a directory, touching only files whose bytes changed.
+"""Write a planned site to a directory, touching only files whose bytes changed (the
+pipeline plans it from the store: pipeline/site_job.py).
 
 A manifest (`.prdigest-site.json`) lists the files the last build wrote, so pages that
 disappear (a deleted post) are removed, and nothing else in the directory is ever deleted.
@@ -14,15 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..config import Config
 from ..errors import ConfigError
 from ..fileio import write_atomic
-from ..store import Store
-from .entries import published_reports
-from .pages import Page, plan_site
-from .posts import Post, load_assets, load_posts
-from .site_options import site_settings
-from .weekly_counts import weekly_history
+from .pages import Page
 
 MANIFEST = ".prdigest-site.json"
 
@@ -45,21 +40,8 @@ class BuildResult:
         )
 
 
-def build_site(
-    store: Store, config: Config, out: Path, posts_dir: Path | None = None, *, force: bool = False
-) -> BuildResult:
-    """`prdigest site build`: read posts and stored reports, plan, write what changed."""
-    settings = site_settings(config.section("site"))
-    posts: list[Post] = load_posts(posts_dir) if posts_dir is not None else []
-    assets = load_assets(posts_dir) if posts_dir is not None else []
-    reports = store.reports()
-    published = {report.repo for report in published_reports(reports, settings.repos)}
-    _check_is_dir(out)
-    histories = {repo: weekly_history(store, config, repo) for repo in sorted(published)}
-    return write_pages(out, plan_site(posts, reports, settings, assets, histories), force=force)
-
-
-def _check_is_dir(out: Path) -> None:
+def check_out_dir(out: Path) -> None:
+    """Refuse, before any work, an --out that is a file."""
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {out} is a file", "give a directory for the site")
 
@@ -97,7 +79,7 @@ def _check_not_theirs(out: Path, pages: Sequence[Page], previous: dict[str, str]
 
 
 def write_pages(out: Path, pages: Sequence[Page], *, force: bool = False) -> BuildResult:
-    _check_is_dir(out)
+    check_out_dir(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

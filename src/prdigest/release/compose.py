@@ -1,23 +1,17 @@
-"""Orchestration of `release-notes`: range → PRs → rows (drafted, merged or applied)
-→ context → Markdown → stored report. Callable from Python with the CLI's result."""
+"""The release notes of a range's PRs: rows (drafted, merged into a worksheet or applied
+from one) → context → Markdown → report. The store is the pipeline's (pipeline/release_job.py)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
 from pathlib import Path
 
 from ..analyze.announcements import WindowNames
-from ..config import Config
-from ..errors import SourceError
 from ..kinds import BC_BREAKING
 from ..models import Classification, PullRequest, Report
-from ..reading import abbreviated_reverts
-from ..reading.spelling import Spelling
-from ..store import Store
-from ..store.learned_spelling import title_spelling
 from ..timeutil import Window, now
 from .breaking import MIGRATION_NOTE, states_migration, window_of
 from .judgment import Judged, judge
@@ -55,47 +49,23 @@ class ReleaseNotesResult:
         return text
 
 
-def prs_in_range(
-    store: Store, repo: str, window: Window | None, refs: RefRange | None
-) -> list[PullRequest]:
-    """The stored PRs of a date window or a ref range, oldest first."""
-    if store.merged_range(repo) is None:
-        raise SourceError(
-            f"no pull requests of {repo} in the store",
-            f"sync first (prdigest sync {repo} --git PATH or --jsonl FILE), or give a source option",
-        )
-    if refs is None:
-        assert window is not None
-        return store.merged_between(repo, window.start, window.end)
-    if not refs.commits:
-        return []
-    assert refs.first is not None and refs.last is not None
-    candidates = store.merged_between(repo, refs.first, refs.last + timedelta(seconds=1))
-    found = [pr for pr in candidates if pr.sha in refs.commits]
-    if not found:
-        raise SourceError(
-            f"none of the {len(refs.commits)} commits of {refs.from_ref}..{refs.to_ref} is in the store",
-            f"sync that history: give --git PATH (it syncs --to-ref {refs.to_ref}'s history first)",
-        )
-    return found
-
-
-def release_notes(
-    store: Store,
+def compose_notes(
     repo: str,
-    config: Config,
+    prs: list[PullRequest],
+    classify: Classifier,
+    ambiguous: AbstractSet[str],
     *,
     window: Window | None = None,
     refs: RefRange | None = None,
     worksheet: Path | None = None,
     apply: Path | None = None,
     short_links: bool = False,
-    profile_name: str | None = None,
-    classifier: Classifier | None = None,
 ) -> ReleaseNotesResult:
+    """The release notes of the range's PRs (oldest first): drafted from their judgment
+    (`classify`; `ambiguous`: the abbreviated shas that name several commits), merged into
+    or applied from a worksheet, planned and rendered. The caller stores the report."""
     if (window is None) == (refs is None):
         raise ValueError("give exactly one of window and refs")
-    prs = prs_in_range(store, repo, window, refs)
     names = window_of(prs)  # the public names each PR adds, read once for every reading
     by_sha = {pr.sha: pr for pr in prs if pr.sha}
     shas = list(by_sha)
@@ -104,9 +74,7 @@ def release_notes(
         where = str(apply)
         rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)
     else:
-        classify = classifier or _digest_classifier(store, repo, config, profile_name)
         judged = judge(prs, classify(prs), names)
-        ambiguous = store.ambiguous_shas(repo, abbreviated_reverts(prs))
         drafted = draft_rows(
             prs,
             judged.decided,
@@ -146,14 +114,8 @@ def release_notes(
         context=context.as_dict(),
         created_at=now(),
     )
-    report_id = store.save_report(report)
     return ReleaseNotesResult(
-        report,
-        context,
-        list(rows),
-        rows_added,
-        worksheet if apply is None else None,
-        report_id=report_id,
+        report, context, list(rows), rows_added, worksheet if apply is None else None
     )
 
 
@@ -205,24 +167,6 @@ def _notes(prs: Sequence[PullRequest], judged: Judged, window: WindowNames) -> d
         if c.kind == BC_BREAKING and not states_migration([pr], window):
             out[pr.sha or ""] = MIGRATION_NOTE
     return out
-
-
-def _digest_classifier(
-    store: Store, repo: str, config: Config, profile_name: str | None
-) -> Classifier:
-    """Each PR filed as its week's digest files it (one PR, one area in every output)."""
-    from ..classify import profile_for
-    from ..classify.weekly import classify_as_digests
-
-    profile = profile_for(repo, config, profile_name)
-
-    def landed(week: Window) -> list[PullRequest]:
-        return store.merged_between(repo, week.start, week.end)
-
-    def spelling_of(week: Window) -> Spelling:
-        return title_spelling(store, repo, week)
-
-    return lambda prs: classify_as_digests(profile, prs, landed, spelling_of)
 
 
 def _describe(

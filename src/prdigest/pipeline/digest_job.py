@@ -1,5 +1,5 @@
-"""Orchestration: each command is one function here, callable from Python with the
-same result as the CLI. No SQL, HTTP or templates: those live in their modules."""
+"""`digest`: check the window, load it from the store once, analyse it, write it with the
+chosen writer and store the report; and the window's checks and history it needs."""
 
 from __future__ import annotations
 
@@ -8,52 +8,24 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .classify.weekly import AREA_BASIS
-from .config import Config
-from .errors import ConfigError, ReadOnlyStoreError, SourceError
-from .ingest import (
-    BATCH,
-    SourceSpec,
-    SyncResult,
-    configured_repos,
-    resolve_spec,
-    spec_for,
-    sync,
-)
-from .models import Classification, PullRequest, Report
-from .reading import abbreviated_reverts
-from .reporting import Reporter, SilentReporter
-from .store import Store
-from .store.coverage import last_sync, synced_since
-from .store.learned_spelling import title_spelling
-from .timeutil import Window, last_complete_week, now
+from ..classify.weekly import AREA_BASIS
+from ..config import Config
+from ..errors import ConfigError, ReadOnlyStoreError, SourceError
+from ..models import Classification, PullRequest, Report
+from ..reading import abbreviated_reverts
+from ..reporting import Reporter, SilentReporter
+from ..store import Store
+from ..store.coverage import last_sync, synced_since
+from ..store.learned_spelling import title_spelling
+from ..store.window_data import WindowData
+from ..timeutil import Window, last_complete_week, now
 
 if TYPE_CHECKING:
-    from .analyze import DigestContext
-    from .analyze.people import People
-    from .analyze.prior_facts import History
-    from .classify import Profile
-    from .reading.spelling import Spelling
-
-__all__ = [
-    "BATCH",
-    "DigestResult",
-    "WindowData",
-    "SourceSpec",
-    "SyncResult",
-    "build_digest_context",
-    "check_window",
-    "classified",
-    "classified_with",
-    "configured_repos",
-    "digest",
-    "keep_digest",
-    "load_window",
-    "resolve_spec",
-    "spec_for",
-    "sync",
-    "window_history",
-]
+    from ..analyze import DigestContext
+    from ..analyze.people import People
+    from ..analyze.prior_facts import History
+    from ..classify import Profile
+    from ..reading.spelling import Spelling
 
 
 @dataclass
@@ -131,88 +103,6 @@ def default_window(
     return last_complete_week(min(newest, now()))
 
 
-COUNT_MODES = ("merged", "opened", "all")
-
-
-def window_prs(
-    store: Store, repo: str, start: datetime, end: datetime, count_mode: str = "merged"
-) -> list[PullRequest]:
-    """What counts in [start, end): PRs merged there (default), opened there, or either."""
-    if count_mode == "merged":
-        return store.merged_between(repo, start, end)
-    if count_mode not in COUNT_MODES:
-        raise ConfigError(f"unknown --count {count_mode!r}", "use merged, opened or all")
-    from .store.github_store import created_between, has_github_data
-
-    if count_mode == "opened" and not has_github_data(store, repo):
-        raise ConfigError(
-            f"--count opened needs to know when {repo}'s PRs were opened, which only GitHub says",
-            f"sync from GitHub first (prdigest sync {repo}), or use --count merged",
-        )
-    opened = created_between(store, repo, start, end)
-    if count_mode == "opened":
-        return opened
-    merged = store.merged_between(repo, start, end)
-    seen = {(pr.number, pr.sha) for pr in merged}
-    return merged + [pr for pr in opened if (pr.number, pr.sha) not in seen]
-
-
-@dataclass(frozen=True, slots=True)
-class WindowData:
-    """One digest's window as the store holds it, read once (`load_window`) and handed
-    down: what counts in it and in the window before, what merged in it (the LLM writer's
-    texts), the stored history's span and start, and the merged and opened counts side
-    by side when GitHub said when PRs were opened."""
-
-    window: Window
-    count_mode: str
-    prs: tuple[PullRequest, ...]
-    previous: tuple[PullRequest, ...]
-    merged: tuple[PullRequest, ...]
-    span: tuple[datetime, datetime] | None  # the first and last landing stored
-    synced_since: datetime | None  # the synced history's start (`sync --since`)
-    merged_and_opened: tuple[int, int] | None
-
-
-def load_window(
-    store: Store,
-    repo: str,
-    window: Window,
-    count_mode: str = "merged",
-    span: tuple[datetime, datetime] | None = None,
-) -> WindowData:
-    """The window's PRs and what a digest of it needs from the store besides, each query
-    run once. `span`: the stored history's span, when the caller read it already."""
-    from .store.github_store import created_between, has_github_data
-
-    if count_mode not in COUNT_MODES:
-        raise ConfigError(f"unknown --count {count_mode!r}", "use merged, opened or all")
-    current = window_prs(store, repo, window.start, window.end, count_mode)
-    previous_window = window.previous()
-    previous = window_prs(store, repo, previous_window.start, previous_window.end, count_mode)
-    merged = (
-        current if count_mode == "merged" else store.merged_between(repo, window.start, window.end)
-    )
-    side_by_side = None
-    if has_github_data(store, repo):
-        opened = (
-            current
-            if count_mode == "opened"
-            else created_between(store, repo, window.start, window.end)
-        )
-        side_by_side = (sum(pr.number is not None for pr in merged), len(opened))
-    return WindowData(
-        window=window,
-        count_mode=count_mode,
-        prs=tuple(current),
-        previous=tuple(previous),
-        merged=tuple(merged),
-        span=span or store.merged_range(repo),
-        synced_since=synced_since(store, repo),
-        merged_and_opened=side_by_side,
-    )
-
-
 def classified(
     store: Store,
     repo: str,
@@ -226,9 +116,9 @@ def classified(
     """The window's and the previous window's PRs with their classifications (stored too).
     `spelling`: how the repository writes names, for areas a profile derives from paths;
     `loaded`: the window as read already."""
-    from .classify import profile_for
+    from ..classify import profile_for
 
-    loaded = loaded or load_window(store, repo, window, count_mode)
+    loaded = loaded or store.window(repo, window, count_mode)
     current, previous = list(loaded.prs), list(loaded.previous)
     previous_window = window.previous()
     profile = profile_for(repo, config, profile_name)
@@ -236,7 +126,7 @@ def classified(
         profile.use_spelling(spelling)
     basis: list[PullRequest] = []
     if profile.batch_dependent:
-        from .store.paths import paths_landed_between
+        from ..store.paths import paths_landed_between
 
         earlier = paths_landed_between(store, repo, window.end - AREA_BASIS, previous_window.start)
         basis = [*earlier, *previous, *current]
@@ -260,9 +150,9 @@ def build_digest_context(
     loaded: WindowData | None = None,
 ) -> DigestContext:
     """The digest context of a window; `loaded`: the window as read already."""
-    from .analyze import build_context
+    from ..analyze import build_context
 
-    loaded = loaded or load_window(store, repo, window, count_mode)
+    loaded = loaded or store.window(repo, window, count_mode)
     spelling = title_spelling(store, repo, window)
     pairs, previous_pairs, profile = classified(
         store, repo, window, config, profile_name, count_mode, spelling, loaded
@@ -286,7 +176,7 @@ def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[Pul
     before, and for a profile deriving its areas from the PRs (the generic one) all those
     of its area basis, a quarter up to the week's end (spelled as the digest spells them);
     the profile is told the spelling."""
-    from .classify.weekly import position_in, week_of
+    from ..classify.weekly import position_in, week_of
 
     if pr.merged_at is None:
         return [pr]
@@ -311,8 +201,8 @@ def window_history(
     """What the store knows from outside the window that its analysis needs (a few
     indexed queries per window, none per PR; the titles' spelling read once per run;
     the history's span and start from `loaded`, when the window was read already)."""
-    from .analyze.prior_facts import History, ancestor_dirs
-    from .store.paths import dirs_seen_before
+    from ..analyze.prior_facts import History, ancestor_dirs
+    from ..store.paths import dirs_seen_before
 
     paths = [p for pr in prs for f in pr.files for p in (f.path, f.old_path) if p]
     span = loaded.span if loaded else store.merged_range(repo)
@@ -330,8 +220,8 @@ def window_history(
 def people_before(store: Store, repo: str, prs: Sequence[PullRequest], before: datetime) -> People:
     """Who the authors of `prs` are across their addresses (the stored .mailmap), and the
     identities under which any of them landed something before `before`."""
-    from .analyze.people import Identity, People, identity_of, lookups
-    from .store.identities import identities_before, mailmap_of
+    from ..analyze.people import Identity, People, identity_of, lookups
+    from ..store.identities import identities_before, mailmap_of
 
     mailmap = mailmap_of(store, repo, (pr.author_email for pr in prs))
     emails, logins, names = lookups([identity_of(pr) for pr in prs], People(mailmap=mailmap))
@@ -358,7 +248,7 @@ def digest(
     span = stored_span(store, repo)  # read once: the window's checks and its history
     window = window or default_window(store, repo, span)
     check_window(store, repo, window, count_mode, span)
-    loaded = load_window(store, repo, window, count_mode, span)
+    loaded = store.window(repo, window, count_mode, span)
     context = build_digest_context(
         store, repo, window, config, profile_name, count_mode, loaded=loaded
     )
@@ -404,14 +294,14 @@ def _write(
 ) -> tuple[str, str, list[str], list[str], dict[str, Any]]:
     """(markdown, the writer that wrote it, warnings, notes for the closing summary, what
     the LLM run did)."""
-    from .write import llm
-    from .write.deterministic import write_digest
+    from ..write import llm
+    from ..write.deterministic import write_digest
 
     if writer not in ("auto", "deterministic", "llm"):
         raise ConfigError(f"unknown writer {writer!r}", "use auto, deterministic or llm")
     settings = None if writer == "deterministic" else llm.settings_for(writer, config, llm_options)
     if settings is not None:
-        from .store.llm_cache import StoredReplies
+        from ..store.llm_cache import StoredReplies
 
         texts = llm.pr_texts(loaded.merged)
         written = llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)

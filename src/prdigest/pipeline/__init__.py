@@ -1,0 +1,48 @@
+"""Orchestration: each command is one function here, callable from Python with the same
+result as the CLI, and each reads load → analyse → write: the store is read here (in one
+call per window: `Store.window`), the stages below get what was read and return what is
+stored. No SQL, HTTP or templates: those live in their modules.
+
+    sync            ingest/ (sources → store)
+    digest          digest_job.py: Store.window → analyze.build_context → write_digest / LLM
+    release_notes   release_job.py: the range's PRs → release.compose_notes → stored report
+    build_site      site_job.py: stored reports and weekly counts → site.plan_site → files
+"""
+
+from __future__ import annotations
+
+from ..ingest import BATCH, SourceSpec, SyncResult, configured_repos, resolve_spec, spec_for, sync
+from ..store.window_data import WindowData
+from .digest_job import (
+    DigestResult,
+    build_digest_context,
+    check_window,
+    classified,
+    classified_with,
+    digest,
+    keep_digest,
+    window_history,
+)
+from .release_job import release_notes
+from .site_job import build_site
+
+__all__ = [
+    "BATCH",
+    "DigestResult",
+    "SourceSpec",
+    "SyncResult",
+    "WindowData",
+    "build_digest_context",
+    "build_site",
+    "check_window",
+    "classified",
+    "classified_with",
+    "configured_repos",
+    "digest",
+    "keep_digest",
+    "release_notes",
+    "resolve_spec",
+    "spec_for",
+    "sync",
+    "window_history",
+]
