@@ -125,7 +125,10 @@ for _verb in (
     "prefetch preload defer delay schedule throttle scale resize reshape transpose permute expose "
     "attach detach inject provide offer accept return surface print log bump pin tag label rename "
     "reduce shrink grow speed harden unify fuse gather collect aggregate skip silence guard "
-    "complete finish finalize"
+    "complete finish finalize adjust generalize eliminate ignore solve promote decouple match "
+    "enforce refine force reorder refresh fail address import write read allocate require reformat "
+    "normalize buckify turn handle relax tighten restore restructure reorganize separate assign "
+    "lower raise propagate infer"
 ).split():
     VERB_NOUNS.setdefault(_verb, "")
 VERB_NOUNS.update(
@@ -211,9 +214,19 @@ def third_person(verb: str) -> str:
     return verb + "s"
 
 
+_NEGATION = re.compile(r"(?i)(?:don'?t|do not|never)\s+(\S+)(.*)")
+
+
 def as_clause(clean_text: str) -> str:
-    """A clean title as a third-person clause: `Add X` and `Adding X` → `adds X`; else the
-    title itself."""
+    """A clean title as a third-person clause: `Add X` and `Adding X` → `adds X`, `Don't
+    X` → `no longer Xs`; else the title itself."""
+    negated = _NEGATION.fullmatch(clean_text)
+    if negated:
+        verb = negated.group(1)
+        # `double-install` is a verb when its last part is one
+        base = verb_base(verb) or (verb.lower() if verb_base(verb.rsplit("-", 1)[-1]) else "")
+        if base:
+            return f"no longer {third_person(base)}{negated.group(2)}"
     words = clean_text.split(" ", 1)
     base = verb_base(words[0])
     rest = words[1] if len(words) > 1 else ""
