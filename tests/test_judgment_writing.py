@@ -149,6 +149,36 @@ def test_a_bullet_keeps_the_subject_its_prefix_carried(tmp_path: Path) -> None:
     assert "mxfp8" in line, line
 
 
+def test_a_title_that_only_names_a_thing_reads_as_what_its_body_says_it_does(
+    tmp_path: Path,
+) -> None:
+    """"Pipeline Orchestrator" names what was touched; its body says what changed. A body
+    whose first action is a detail of another subject is not used; nor is a title that
+    says what it does ("Don't X" reads "no longer Xs")."""
+    orchestrator = (
+        "## Summary\n\nThis PR adds the pipeline orchestrator (`GenAIPipeline`) that wires"
+        " together all the components from PRs 1 and 2.\n\nTest Plan: unit tests"
+    )
+    detail = "This PR removes unnecessary checks for ReLU conversion in the partitioner."
+    records = [
+        _record(401, "Pipeline Orchestrator", "widgets/pipeline/orchestrator.py", body=orchestrator),
+        _record(402, "New Neutron flow support for ReLU", "widgets/neutron/relu.py", body=detail),
+        _record(403, "Don't use im2col path for general convs", "widgets/conv/im2col.py"),
+        *_filler(410, 4),
+    ]
+    markdown, _ = _digest(tmp_path, records)
+    sections = markdown.split("\n---\n", 1)[1]  # below Key Takeaways
+
+    def line_of(number: int) -> str:
+        return next(line for line in sections.splitlines() if f"PR#{number}]" in line)
+
+    assert "dds the pipeline orchestrator (`GenAIPipeline`)" in line_of(401), sections
+    assert "wires" not in line_of(401)  # the statement's object, not its why
+    assert "unnecessary checks" not in line_of(402), sections
+    assert "Neutron flow support for `ReLU`" in line_of(402), sections
+    assert "o longer uses im2col path" in line_of(403), sections
+
+
 def _words(markdown: str) -> int:
     """Words as a reader counts them: link targets and `PR#N` labels are not read."""
     text = re.sub(r"\[(PR#\d+)\]\([^)]*\)", "", markdown)

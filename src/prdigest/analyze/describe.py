@@ -10,6 +10,7 @@ from .english import as_clause, is_verb, number_word, sentence_case
 from .groups import Candidate
 from .items import Item
 from .naming import WORDS
+from .stated_action import what_it_does
 
 
 def _lower_first_verb(clause: str) -> str:
@@ -86,11 +87,11 @@ def describe(
     if merged:
         text, used = merged
         return f"{sentence_case(as_clause(text))}.", used
-    first = sentence_case(as_clause(rep.clean.text))
+    first = sentence_case(what_it_does(rep.pr, rep.clean.text))
     if len(ranked) == 1:
         return f"{first}.", [rep]
     other = min(ranked[1:4], key=lambda m: (_overlap(rep, m), ranked.index(m)))
-    second = _lower_first_verb(as_clause(other.clean.text))
+    second = _lower_first_verb(what_it_does(other.pr, other.clean.text))
     joiner = ", and " if second != other.clean.text else "; "
     if len(first) + len(second) <= 170:
         return f"{first}{joiner}{second}.", [rep, other]

@@ -128,7 +128,7 @@ for _verb in (
     "complete finish finalize adjust generalize eliminate ignore solve promote decouple match "
     "enforce refine force reorder refresh fail address import write read allocate require reformat "
     "normalize buckify turn handle relax tighten restore restructure reorganize separate assign "
-    "lower raise propagate infer"
+    "lower raise propagate infer xfail"
 ).split():
     VERB_NOUNS.setdefault(_verb, "")
 VERB_NOUNS.update(

@@ -38,8 +38,9 @@ from .context_types import (
     Reason,
     SubstanceFacts,
 )
-from .english import as_clause, sentence_case
+from .english import sentence_case
 from .items import Item
+from .stated_action import what_it_does
 from .substance import Substance, read_substance
 
 WEIGHTS = {
@@ -256,7 +257,7 @@ def news(
             push="" if c.lead.number is not None else (c.lead.pr.sha or "")[:7],
             members=tuple(c.members),
             area=c.lead.cls.area,
-            sentence=f"{sentence_case(as_clause(c.lead.clean.text))}.",
+            sentence=f"{sentence_case(what_it_does(c.lead.pr, c.lead.clean.text))}.",
         )
         for c in components
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..reading import Groups, stack_groups, strip_part_markers
 from ..reading.spelling import Spelling
 from .describe import describe, slot_merge
-from .english import as_clause, sentence_case
+from .english import sentence_case
 from .groups import (
     MIN_SIZE,
     Candidate,
@@ -31,6 +31,7 @@ from .name_choice import (
     without_name,
 )  # fmt: skip
 from .naming import HAND_KEPT, common_phrase, other_names, theme_name
+from .stated_action import what_it_does
 
 _MAX_CITED = 3
 _SERIES_CITED = 8  # a series cites all its parts, up to this many
@@ -232,7 +233,7 @@ def _described(
         and not slot_merge(ranked[0], members)
     ):
         points = [
-            (_off_area(f"{sentence_case(as_clause(m.clean.text))}.", area), m.number)
+            (_off_area(f"{sentence_case(what_it_does(m.pr, m.clean.text))}.", area), m.number)
             for m in used
             if m.number is not None
         ]
@@ -278,7 +279,9 @@ def _named(
     if rests:
         return fallback, _led_by([rests[0][0]], ranked), _listing(rests)
     if described[2]:  # two distinct changes and no name to hold them: the lead's alone
-        alone = _off_area(f"{sentence_case(as_clause(ranked[0].clean.text))}.", area)
+        alone = _off_area(
+            f"{sentence_case(what_it_does(ranked[0].pr, ranked[0].clean.text))}.", area
+        )
         return "", ranked, (alone, ranked[:1], [])
     return "", ranked, described
 
