@@ -177,6 +177,9 @@ def test_a_title_that_only_names_a_thing_reads_as_what_its_body_says_it_does(
     assert "unnecessary checks" not in line_of(402), sections
     assert "Neutron flow support for `ReLU`" in line_of(402), sections
     assert "o longer uses im2col path" in line_of(403), sections
+    lead = markdown.split("### Key Takeaways", 1)[1].split("\n---\n", 1)[0]
+    assert "the pipeline orchestrator (`GenAIPipeline`) added ([PR#401]" in lead, lead
+    assert "im2col path for general convs no longer used ([PR#403]" in lead, lead
 
 
 def _words(markdown: str) -> int:

@@ -32,6 +32,7 @@ from .items import Item, build_item, inverse_document_frequency, title_terms
 from .notability import Notability, assess, news, ranked
 from .prior_facts import History
 from .revert_flags import pair_reverts
+from .stated_action import stated_action_of
 from .subjects import keep_subjects
 from .themes import Theme, area_themes, series_homes, theme_limit
 from .trends import trends
@@ -293,4 +294,5 @@ def _pr_facts(repo: str, it: Item, theme: str | None, note: Notability) -> PRFac
         is_revert=it.is_revert,
         is_reland=it.is_reland,
         reverted=it.reverted,
+        stated_action=stated_action_of(pr, it.clean.text),
     )

@@ -163,6 +163,9 @@ class PRFacts:
     is_reland: bool
     reverted: bool
     landings: int = 1
+    # what the body says the PR does ("adds the pipeline orchestrator"), where its title
+    # only names a thing ("Pipeline Orchestrator"); "" when the title says it
+    stated_action: str = ""
 
 
 @dataclass(frozen=True, slots=True)

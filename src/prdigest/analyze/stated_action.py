@@ -43,6 +43,12 @@ def what_it_does(pr: PullRequest, clean_text: str) -> str:
     return stated or clean_text
 
 
+def stated_action_of(pr: PullRequest, clean_text: str) -> str:
+    """What the body says the PR does, where its title does not say it; else ""."""
+    said = what_it_does(pr, clean_text)
+    return "" if said in (clean_text, as_clause(clean_text)) else said
+
+
 def stated_action(body: str, about: str = "") -> str | None:
     """The body's first sentence that states an action in its opening words, as a short
     clause: "adds the pipeline orchestrator (`GenAIPipeline`)"; None when none does.

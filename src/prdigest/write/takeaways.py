@@ -20,6 +20,7 @@ _IRREGULAR = {
 }  # fmt: skip
 _DOUBLED = re.compile(r"^[^aeiou]*[aeiou][bdgklmnprt]$")  # drop → dropped, pin → pinned
 _PARTICLE = re.compile(r"(up|out|down|off|back|over|away)\s+(?=\S)")  # `speed up X`
+_NEGATED = re.compile(r"(?i)(?:don'?t|do not|never)\s+(?=(\S+)\s)")
 _PLACE = re.compile(r"\s+(?=(?:to|into|from|out of|as|under)\s)")  # `X moved| to Y`
 
 
@@ -58,14 +59,19 @@ def what_it_does(clean_title: str, subject: str = "") -> str:
     if subject and subject.lower() not in clean_title.lower():
         return f"{subject}: {what_it_does(clean_title)}"
     prefix, _, rest = clean_title.rpartition(": ")
+    negated = _NEGATED.match(rest)
+    if negated and verb_base(negated.group(1)):  # `Don't use X` → `X no longer used`
+        rest = rest[negated.end() :]
     words = rest.split(" ", 1)
     base = verb_base(words[0])
-    if not base or len(words) < 2 or base in ("fix", "use") or ";" in words[1]:
+    if not base or len(words) < 2 or (base in ("fix", "use") and not negated) or ";" in words[1]:
         # the title as it is, mid-sentence: `Fix X` as `X fixed` loses what was wrong, and
         # `Refactor X; support Y` holds two actions no one participle tells
         said = rest[:1].lower() + rest[1:] if base and words[0][1:].islower() else rest
         return f"{prefix}: {said}" if prefix else said
     verb, obj = participle(base), words[1]
+    if negated:
+        verb = f"no longer {verb}"
     particle = _PARTICLE.match(obj)
     if particle:  # `Speed up X` → `X sped up`
         verb, obj = f"{verb} {particle.group(1)}", obj[particle.end() :]
@@ -125,7 +131,7 @@ def lead_sentence(context: DigestContext, ledger: Ledger) -> tuple[str, bool]:
             phrases.append(f"{inline(row.subject)} ({ledger.cite(number)})")
             told += 1
             continue
-        what = inline(what_it_does(pr.clean_title, _subject(pr)))
+        what = inline(what_it_does(pr.stated_action or pr.clean_title, _subject(pr)))
         numbers = [number, *with_.get(number, ())]
         if number not in news.made and pr.claims and ledger.figure_ok(pr.claims[0], number):
             # its stated result says why, quoted beside its citation
