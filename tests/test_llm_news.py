@@ -11,14 +11,13 @@ import re
 from dataclasses import replace
 
 from fakes.llm_server import FakeLLMServer
-from llm_helpers import REPO, Recorder, write_full
+from llm_helpers import REPO, Recorder, audit_markdown, write_full
 from prdigest import pipeline
 from prdigest.analyze import build_context
 from prdigest.analyze.context_types import Announced, News
 from prdigest.config import Config
 from prdigest.timeutil import iso_week_window
 from prdigest.write.llm.inputs import pr_texts
-from prdigest.write.llm.verify import audit_markdown
 
 WEEK = iso_week_window("2025-W37")
 

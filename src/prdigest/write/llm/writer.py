@@ -10,6 +10,8 @@
    PRs (`verify.py`, `grounding.py`); what fails is dropped or repaired.
 3. Reduce: the key takeaway is written from the statistics and the verified
    themes; counts and top areas are added from the context, never the model.
+4. Assemble: the themes fill a `Digest` (`assemble.py`), which passes the verifier the
+   deterministic digest passes (`digest_verifier.py`) and renders through its template.
 
 A request that fails costs only its own areas: they get prdigest's own themes,
 and the digest says so. When no theme of the model survives at all, the
@@ -29,7 +31,9 @@ from ...analyze.context_types import Area, DigestContext
 from ...errors import LLMError
 from ...reporting import Reporter, SilentReporter
 from ..deterministic import write_digest
-from .assemble import Authorship, render_digest, section_by_model
+from ..digest_document import to_markdown
+from ..digest_verifier import check_digest
+from .assemble import Assembled, Authorship, assemble_digest, section_by_model
 from .cache import ReplyCache
 from .chat_client import ContextLengthError
 from .inputs import PRText, evidence_texts, figure_texts, lower_case_words
@@ -46,7 +50,7 @@ from .request_plan import (
 )
 from .runner import ClientFactory, Outcome, Runner, open_client
 from .usage import Usage
-from .verify import Theme, Verifier, audit_markdown
+from .verify import Theme, Verifier
 
 TAKEAWAY_AREAS = 6  # the takeaway is written from the largest areas' two leading themes
 CONTEXT_MARGIN = 0.9  # of a server's context: our token estimate is not its tokenizer
@@ -176,7 +180,7 @@ def write_llm_digest(
             save_profile(cache, base_url, model, profile)
     if runner.opened:
         notes += runner.client_notes
-    rendered = render_digest(
+    assembled = assemble_digest(
         context,
         themes,
         takeaway,
@@ -185,8 +189,11 @@ def write_llm_digest(
         Authorship(frozenset(authored), why_not, bool(takeaway)),
         why,
     )
-    leftover = audit_markdown(rendered.markdown, context.repo, full)
-    if leftover:  # verification should make this impossible: never publish it
+    # the check the deterministic digest passes too; verification should make a failure
+    # impossible: never publish one
+    stated = {n: (text,) for n, text in full.items()}
+    leftover = check_digest(assembled.digest, context.repo, context.prs, stated)
+    if leftover:
         raise LLMError(
             f"the LLM digest failed its final audit: {leftover[0]}", "report this as a bug"
         )
@@ -198,7 +205,9 @@ def write_llm_digest(
             f"{len(usage.lost_requests)} requests failed ({'; '.join(failed[:3])})",
             "run without --strict to publish the digest with them dropped, repaired or replaced",
         )
-    warnings = notes + _outcome_warnings(usage, tally.summary() if tally.problems else "", rendered)
+    warnings = notes + _outcome_warnings(
+        usage, tally.summary() if tally.problems else "", assembled
+    )
     facts = {
         "model": model,
         "format": profile.format_name,
@@ -207,15 +216,15 @@ def write_llm_digest(
         "usage": usage.facts(),
         "claims": tally.facts(),
         "sections": {
-            "total": rendered.sections,
-            "by_model": rendered.model_sections,
+            "total": assembled.sections,
+            "by_model": assembled.model_sections,
             **_lost_sections(context, Authorship(frozenset(authored), why_not), record),
         },
         "takeaway_by_model": bool(takeaway),
-        "ai_title": rendered.ai,
+        "ai_title": assembled.ai,
     }
     return LLMDigest(
-        rendered.markdown,
+        to_markdown(assembled.digest),
         usage,
         warnings,
         tally.problems,
@@ -303,7 +312,7 @@ def _takeaway(
     return text, why, request
 
 
-def _outcome_warnings(usage: Usage, verification: str, rendered: Any) -> list[str]:
+def _outcome_warnings(usage: Usage, verification: str, rendered: Assembled) -> list[str]:
     warnings = [
         f"{lost}; the key takeaway gives the counts alone"
         if lost.startswith("the key-takeaway")
