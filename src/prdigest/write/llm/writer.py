@@ -25,7 +25,8 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import astuple, dataclass, field
-from typing import Any
+
+import jinja2
 
 from ...analyze.context_types import Area, DigestContext
 from ...errors import LLMError
@@ -43,6 +44,8 @@ from .repair import Record, Rejected, Retry, model_themes, retry_requests
 from .request_plan import (
     AreaPlanner,
     Request,
+    TakeawayArea,
+    ThemeSummary,
     news_items,
     section_plan,
     takeaway_request,
@@ -66,7 +69,7 @@ class Written:
     writer: str
     warnings: list[str]
     notes: list[str]
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, object] = field(default_factory=dict)  # JSON: `--format json`
 
 
 def write_with_fallback(
@@ -92,7 +95,7 @@ def write_with_fallback(
         warning = f"the LLM writer failed, so the deterministic writer wrote this digest: {exc}"
         reporter.warn(warning)
         notes = [usage.summary(model)] if usage.attempted else []
-        facts = {"model": model, "fallback": str(exc), "usage": usage.facts()}
+        facts: dict[str, object] = {"model": model, "fallback": str(exc), "usage": usage.facts()}
         return Written(write_digest(context), "deterministic", [warning], notes, facts)
     for warning in result.warnings:
         reporter.warn(warning)
@@ -110,7 +113,7 @@ class LLMDigest:
     problems: list[str]
     requests: list[Request]
     verification: str  # e.g. "41 claims checked against the PRs of the window (…), 2 dropped"
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, object] = field(default_factory=dict)
 
 
 def write_llm_digest(
@@ -250,7 +253,7 @@ def _budget(settings: LLMSettings, profile: ServerProfile, notes: list[str]) -> 
 def _map(
     context: DigestContext,
     texts: Mapping[int, PRText],
-    env: Any,
+    env: jinja2.Environment,
     budget: int,
     settings: LLMSettings,
     runner: Runner,
@@ -281,7 +284,7 @@ def _takeaway(
     context: DigestContext,
     texts: Mapping[int, PRText],
     themes: dict[str, list[Theme]],
-    env: Any,
+    env: jinja2.Environment,
     budget: int,
     settings: LLMSettings,
     runner: Runner,
@@ -339,7 +342,7 @@ def _instructions(planned: list[Request]) -> str:
     return planned[0].messages[-1]["content"].rsplit("PR_DATA_END", 1)[-1]
 
 
-def _valid_themes(data: dict[str, Any]) -> bool:
+def _valid_themes(data: Mapping[str, object]) -> bool:
     themes = data.get("themes")
     return isinstance(themes, list) and all(
         isinstance(t, dict)
@@ -350,7 +353,7 @@ def _valid_themes(data: dict[str, Any]) -> bool:
     )
 
 
-def _valid_takeaway(data: dict[str, Any]) -> bool:
+def _valid_takeaway(data: Mapping[str, object]) -> bool:
     return isinstance(data.get("takeaway"), str)
 
 
@@ -403,19 +406,15 @@ def _verified_themes(
     return found, authored, why_not
 
 
-def _takeaway_area(area: Area, themes: dict[str, list[Theme]]) -> dict[str, Any]:
+def _takeaway_area(area: Area, themes: dict[str, list[Theme]]) -> TakeawayArea:
     """An area as the takeaway prompt shows it."""
-    return {
-        "name": area.name,
-        "count": area.count,
-        "delta": area.delta,
-        "themes": [{"name": t.name, "summary": t.summary} for t in themes[area.name][:2]],
-    }
+    shown = tuple(ThemeSummary(t.name, t.summary) for t in themes[area.name][:2])
+    return TakeawayArea(area.name, area.count, area.delta, shown)
 
 
 def _lost_sections(
     context: DigestContext, authorship: Authorship, record: Record
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Why the sections the model did not write are prdigest's (each counted under the
     reason of its first area the model lost), and how many areas a re-ask won back."""
     lost: Counter[str] = Counter()
