@@ -20,13 +20,14 @@ from fakes.llm_server import FakeLLMServer, Prompt, good_responder
 from prdigest import pipeline
 from prdigest.analyze import DigestContext
 from prdigest.config import Config
-from prdigest.models import PullRequest
+from prdigest.models import PullRequest, links_to_github, pr_url
 from prdigest.store import Store, open_store
 from prdigest.store.llm_cache import StoredReplies
 from prdigest.timeutil import Window, iso_week_window, parse_datetime
 from prdigest.write import llm
+from prdigest.write.digest_verifier import figure_in_text
 from prdigest.write.llm.inputs import pr_texts
-from prdigest.write.llm.verify import audit_markdown
+from prdigest.write.llm.verify import extract_figures
 
 REPO = "pytorch/executorch"
 WEEK = "2026-W07"
@@ -141,6 +142,39 @@ def write_full(
     window = window or iso_week_window(WEEK)
     texts = pr_texts(store.merged_between(REPO, window.start, window.end))
     return llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
+
+
+_CITATION = re.compile(r"\[PR#(\d+)\]\((https?://[^)]+)\)")
+_BARE_CITATION = re.compile(r"(?<![\w\[#])PR#(\d+)\b")
+# what prdigest counts itself (a new component's "; 10 files"), not a figure a PR states
+_COUNTED = re.compile(
+    r"\b\d[\d,]*\s+(?:more\s+)?(?:files?|PRs?|new director(?:y|ies)|direct push(?:es)?)\b"
+)
+
+
+def audit_markdown(markdown: str, repo: str, texts: dict[int, str]) -> list[str]:
+    """The tests' own reading of a published digest, apart from the writer's verifier:
+    a citation outside the window, a wrong link, or a figure on a cited line that none of
+    its cited PRs states."""
+    problems = []
+    linked = links_to_github(repo)
+    for line_number, line in enumerate(markdown.splitlines(), 1):
+        citations = [(int(n), url) for n, url in _CITATION.findall(line)]
+        if not linked:
+            citations += [(int(n), "") for n in _BARE_CITATION.findall(line)]
+        for number, url in citations:
+            if number not in texts:
+                problems.append(f"line {line_number}: PR #{number} is not in the window")
+            if url != (pr_url(repo, number) if linked else ""):
+                problems.append(f"line {line_number}: PR #{number} links to {url}")
+        if not citations:
+            continue
+        prose = _COUNTED.sub("", _BARE_CITATION.sub("", _CITATION.sub("", line)))
+        cited = [texts[n] for n, _ in citations if n in texts]
+        for figure in extract_figures(prose):
+            if not any(figure_in_text(figure, text) for text in cited):
+                problems.append(f"line {line_number}: {figure!r} is in none of the PRs cited there")
+    return problems
 
 
 def assert_truthful(markdown: str, store: Store, context: DigestContext) -> None:

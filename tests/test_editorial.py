@@ -202,12 +202,13 @@ def test_mutation_bare_counts_and_empty_colons(
     ao_jsonl: Path, synced: Callable[[Path, str], Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import prdigest.write.sections as sections
+    from prdigest.write.digest_document import Line
 
     week = _week(ao_jsonl, AO, "2026-W07", synced)  # its Other Areas lines say what changed
     before = week.check(week.render(), "dangling_bullet")
 
-    def bare(area: Area, label: str, ledger: Any, budget: int) -> str:
-        return f"**{label}** ({area.count} PR{'s' if area.count != 1 else ''})."
+    def bare(area: Area, label: str, ledger: Any, budget: int) -> Line:
+        return Line(f"**{label}** ({area.count} PR{'s' if area.count != 1 else ''}).")
 
     monkeypatch.setattr(sections, "_member_line", bare)  # the writer's lines lose what they say
     context = deepcopy(week.context)

@@ -8,17 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from prdigest.write.digest_verifier import figure_in_text
 from prdigest.write.llm.verify import (
     Theme,
     Verifier,
-    audit_markdown,
     extract_figures,
     extract_pr_refs,
-    figure_in_text,
     strip_pr_refs,
 )
-
-REPO = "pytorch/executorch"
 
 
 @pytest.fixture(scope="module")
@@ -124,14 +121,3 @@ def test_theme_checks_citations_areas_figures_and_markup(week):
     assert tally.summary().startswith(
         f"{tally.citations + tally.figures + tally.names} claims checked"
     )
-
-
-def test_the_audit_catches_what_a_digest_must_never_say(week):
-    url = "https://github.com/pytorch/executorch/pull/"
-    good = f"*   **VAD:** Processes 1049.4s of audio ([PR#17375]({url}17375))."
-    assert audit_markdown(good, REPO, week) == []
-    assert audit_markdown(
-        good.replace("17375))", "17398))").replace("#17375", "#17398"), REPO, week
-    )
-    assert audit_markdown(f"*   **X:** Y ([PR#999999]({url}999999)).", REPO, week)
-    assert audit_markdown(f"*   **X:** Y ([PR#17375](https://evil.example/{17375})).", REPO, week)

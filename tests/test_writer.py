@@ -345,7 +345,7 @@ def test_reverts_are_told_up_to_a_cap_those_still_out_first() -> None:
     context = dataclasses.replace(empty, prs={n: _facts(n) for n in told_of}, reverts=tuple(rows))
     block = reverts(context, Ledger(context))
     assert block is not None
-    lines = block.bullets
+    lines = [line.text for line in block.lines]
     assert len(lines) == REVERTS_SHOWN + 1
     told = [int(re.match(r"\[PR#(\d+)\]", line).group(1)) for line in lines[:-1]]
     assert told[:5] == [2001, 2003, 2005, 2007, 2009]  # not relanded: still out, told first
@@ -356,8 +356,8 @@ def test_reverts_are_told_up_to_a_cap_those_still_out_first() -> None:
     # one entry past the cap is told, not counted
     context = dataclasses.replace(context, reverts=tuple(rows[: REVERTS_SHOWN + 1]))
     block = reverts(context, Ledger(context))
-    assert block is not None and len(block.bullets) == REVERTS_SHOWN + 1
-    assert not any(line.startswith("Also") for line in block.bullets)
+    assert block is not None and len(block.lines) == REVERTS_SHOWN + 1
+    assert not any(line.text.startswith("Also") for line in block.lines)
 
 
 def test_a_window_of_direct_pushes_only_is_told_by_area() -> None:

@@ -1,101 +1,69 @@
 """The closing blocks of the deterministic digest (reverts, week over week, contributors,
 the empty window) and the `Ledger` every citation and figure goes through.
 
-The ledger refuses a PR outside the window and a figure its PR does not state; `check`
-re-reads the rendered Markdown so the closing line's counts are the text's.
+The ledger refuses a PR outside the window and hands each line the PRs it cites and the
+figures it quotes, as the document (`digest_document.Line`) carries them for the verifier.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from ..analyze.claims import normalize
 from ..analyze.context_types import AreaTheme, DigestContext, DirectPush, PRFacts, Reland, Revert
 from ..analyze.english import plural
-from ..errors import TemplateError
 from ..render.markdown import code, inline, plain
-
-_LINK = re.compile(r"\[PR#(\d+)\]\(([^)]*)\)")
-
-
-@dataclass(frozen=True, slots=True)
-class Bullet:
-    """A line of a section, with the lines beneath it."""
-
-    text: str
-    sub: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """A headed list of lines: the callout, Reverts and Relands, Week over Week, …"""
-
-    heading: str
-    bullets: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SectionText:
-    """A numbered section of the digest as it is rendered."""
-
-    index: int
-    heading: str
-    intro: str
-    bullets: tuple[Bullet, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    """A row of the Summary Table."""
-
-    category: str
-    component: str
-    focus: str
-    key: str
+from .digest_document import Block, Digest, Figure, Line, Section
+from .digest_verifier import stated_by
 
 
 class Ledger:
-    """Issues citations and figures, and remembers them for the final check."""
+    """Issues citations and quoted figures, and gives each line those issued for it."""
 
     def __init__(self, context: DigestContext) -> None:
         self.prs: dict[int, PRFacts] = context.prs
         self.repo: str = context.repo
         self.citations = 0
-        self.links = 0  # citations with a link: those with no known GitHub repository have none
-        self.figures = 0
+        self._cites: list[int] = []
+        self._figures: list[Figure] = []
 
     def has(self, number: int | None) -> bool:
         return number is not None and number in self.prs
 
     def cite(self, number: int) -> str:
-        if not self.has(number):
-            raise TemplateError(
-                f"the digest cites PR #{number}, which is not in the window",
-                "report this as a bug in prdigest",
-            )
+        """`[PR#N](url)`, or `PR#N` with no link to give; a PR outside the window is the
+        verifier's to refuse (`digest_verifier`), as the line records it."""
         self.citations += 1
-        url = self.prs[number].url
-        if not url:
-            return f"PR#{number}"
-        self.links += 1
-        return f"[PR#{number}]({url})"
+        self._cites.append(number)
+        pr = self.prs.get(number)
+        return f"[PR#{number}]({pr.url})" if pr is not None and pr.url else f"PR#{number}"
 
     def cite_all(self, numbers: Sequence[int]) -> str:
+        """The PRs of the window among `numbers`, cited."""
         return ", ".join(self.cite(n) for n in numbers if self.has(n))
 
+    def cite_each(self, numbers: Sequence[int]) -> str:
+        """Every one of `numbers` cited, whether the window has it or not (the verifier
+        refuses a line citing one it has not)."""
+        return ", ".join(self.cite(n) for n in numbers)
+
     def figure_ok(self, text: str, number: int) -> bool:
+        """Whether the PR states the figure, in its title or a claim the analysis found."""
         pr = self.prs.get(number)
-        if pr is None:
-            return False
-        said = normalize(text)
-        return any(said in normalize(source) for source in [pr.title, *pr.claims])
+        return pr is not None and stated_by(text, [pr.title, *pr.claims])
+
+    def quoted(self, text: str, number: int) -> None:
+        """A figure of PR `number` the line being written quotes."""
+        self._figures.append(Figure(text, number))
 
     def quote(self, text: str, number: int) -> str:
-        self.figures += 1
+        self.quoted(text, number)
         return f"“{inline(text, symbols=False)}” ({self.cite(number)})"
+
+    def line(self, text: str, sub: Sequence[Line] = (), figures: Sequence[Figure] = ()) -> Line:
+        """The line `text`, with the citations and figures issued since the last line."""
+        made = Line(text, tuple(self._cites), (*self._figures, *figures), tuple(sub))
+        self._cites, self._figures = [], []
+        return made
 
 
 _MOVES = 3  # areas named per line of Week over Week: the biggest moves say it
@@ -113,12 +81,12 @@ def reverts(context: DigestContext, ledger: Ledger) -> Block | None:
     shown = (
         len(rows) + len(relands) if len(rows) + len(relands) <= REVERTS_SHOWN + 1 else REVERTS_SHOWN
     )
-    lines = [_revert_line(row, ledger) for row in rows[:shown]]
+    lines = [ledger.line(_revert_line(row, ledger)) for row in rows[:shown]]
     room = max(0, shown - len(lines))
-    lines += [_reland_line(row, ledger) for row in relands[:room]]
+    lines += [ledger.line(_reland_line(row, ledger)) for row in relands[:room]]
     untold, untold_relands = rows[shown:], relands[room:]
     if untold or untold_relands:
-        lines.append(_untold(untold, len(untold_relands)))
+        lines.append(Line(_untold(untold, len(untold_relands))))
     return Block("Reverts and Relands", tuple(lines)) if lines else None
 
 
@@ -185,7 +153,7 @@ def trends(context: DigestContext) -> Block | None:
     for label, rows in (("Rising", trends.rising), ("Falling", trends.falling)):
         if rows:
             parts = [f"{r.area} {r.previous} → {r.count}" for r in rows[:_MOVES]]
-            lines.append(f"**{label}:** {plain('; '.join(parts))}.")
+            lines.append(Line(f"**{label}:** {plain('; '.join(parts))}."))
     return Block("Week over Week", tuple(lines))
 
 
@@ -200,7 +168,6 @@ def people(context: DigestContext, *, list_pushes: bool = True) -> Block | None:
     """First-time contributors and direct pushes; nothing when there are neither (a bare
     count of authors carries nothing a reader acts on)."""
     counts = context.counts
-    lines = []
     first = context.first_time_authors
     if not first and not context.direct_pushes:
         return None
@@ -209,22 +176,24 @@ def people(context: DigestContext, *, list_pushes: bool = True) -> Block | None:
         unnamed = len(first) - _NAMES
         names = ", ".join(first[:_NAMES]) + (f" and {unnamed} more" if unnamed > 0 else "")
         line += f"; {first_timers(len(first), context)}: {names}"
-    lines.append(plain(line + "."))
+    lines = [Line(plain(line + "."))]
     pushes = context.direct_pushes
     if pushes and not list_pushes:
         lines.append(
-            f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR)."
+            Line(f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR).")
         )
     elif pushes:
         shown = "; ".join(f"{inline(p.clean_title)} ({code(p.sha[:7])})" for p in pushes[:4])
         more = f"; and {len(pushes) - 4} more" if len(pushes) > 4 else ""
         lines.append(
-            f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR), counted apart from the PRs: {shown}{more}."
+            Line(
+                f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR), counted apart from the PRs: {shown}{more}."
+            )
         )
     return Block("Contributors", tuple(lines))
 
 
-def empty(context: DigestContext, ledger: Ledger) -> dict[str, Any]:
+def empty(context: DigestContext) -> Digest:
     """A window without PRs: says so, and what was pushed without one, area by area (a
     repository that lands commits directly still gets a digest of its work)."""
     counts = context.counts
@@ -234,22 +203,21 @@ def empty(context: DigestContext, ledger: Ledger) -> dict[str, Any]:
     if counts.previous_prs:
         text += f" (the week before had {plural(counts.previous_prs, 'PR')})"
     sections = _push_sections(context.direct_pushes)
-    return {
-        "title": plain(context.title),
-        "takeaways": plain(text + (", by area below." if sections else ".")),
-        "sections": sections,
-        "extras": [
+    return Digest(
+        title=plain(context.title),
+        takeaways=Line(plain(text + (", by area below." if sections else "."))),
+        sections=tuple(sections),
+        extras=tuple(
             b for b in (people(context, list_pushes=not sections),) if b and counts.direct_pushes
-        ],
-        "table": [],
-    }
+        ),
+    )
 
 
 _PUSHES_SHOWN = 5  # a section's direct pushes, by title; the rest are counted
 _PUSH_SECTIONS = 6  # past this many areas, those with one push share "Other Areas"
 
 
-def _push_sections(pushes: Sequence[DirectPush]) -> list[SectionText]:
+def _push_sections(pushes: Sequence[DirectPush]) -> list[Section]:
     """One section per area of the window's direct pushes, busiest first, each push by its
     title and short sha (a direct push has no PR to link); areas of a single push share a
     last section when there are many."""
@@ -266,7 +234,7 @@ def _push_sections(pushes: Sequence[DirectPush]) -> list[SectionText]:
         bullets = [_push_line(p) for p in members[:_PUSHES_SHOWN]]
         if len(members) > _PUSHES_SHOWN:
             rest = plural(len(members) - _PUSHES_SHOWN, "more direct push", "more direct pushes")
-            bullets.append(Bullet(f"**Also:** {rest}."))
+            bullets.append(Line(f"**Also:** {rest}."))
         sections.append(
             (plain(area), plural(len(members), "direct push", "direct pushes"), bullets)
         )
@@ -275,43 +243,30 @@ def _push_sections(pushes: Sequence[DirectPush]) -> list[SectionText]:
         bullets = [_push_line(p, label=area) for area, p in singles]
         sections.append(("Other Areas", intro, bullets))
     return [
-        SectionText(i, heading, plain(intro), tuple(bullets))
+        Section(i, heading, (f"*{plain(intro)}*",), tuple(bullets))
         for i, (heading, intro, bullets) in enumerate(sections, start=1)
     ]
 
 
-def _push_line(push: DirectPush, label: str = "") -> Bullet:
+def _push_line(push: DirectPush, label: str = "") -> Line:
     text = f"{inline(push.clean_title.rstrip('.'))} ({code(push.sha[:7])})."
-    return Bullet(f"**{plain(label)}:** {text}" if label else text)
+    return Line(f"**{plain(label)}:** {text}" if label else text)
 
 
-def closing(ledger: Ledger) -> str:
-    checked = f"All {plural(ledger.citations, 'citation')} and {plural(ledger.figures, 'figure')} checked against the PRs of the window."
-    if ledger.links == ledger.citations:
+def closing(digest: Digest, context: DigestContext) -> str:
+    """What was checked, counted from the lines of the digest."""
+    lines = list(digest.lines())
+    citations = [n for line in lines for n in line.cites]
+    figures = sum(len(line.figures) for line in lines)
+    checked = f"All {plural(len(citations), 'citation')} and {plural(figures, 'figure')} checked against the PRs of the window."
+    if all(context.prs[n].url for n in citations):
         return checked
     return (
-        f"{checked} PRs are cited by number, without links: {code(ledger.repo)} names no GitHub"
+        f"{checked} PRs are cited by number, without links: {code(context.repo)} names no GitHub"
         " repository. To link them, sync the clone under its GitHub name:"
         f" {code('prdigest sync OWNER/NAME --git PATH')}"
         f" (or {code('./scripts/quickstart.sh PATH OWNER/NAME')})."
     )
-
-
-def check(markdown: str, context: DigestContext, ledger: Ledger) -> None:
-    """The rendered text, re-read: every PR link is a PR of the window, counted once."""
-    found = _LINK.findall(markdown)
-    for number, url in found:
-        pr = context.prs.get(int(number))
-        if pr is None or pr.url != url:
-            raise TemplateError(
-                f"digest links PR #{number} ({url}), which is not in the window",
-                "report this as a bug in prdigest",
-            )
-    if len(found) != ledger.links:
-        raise TemplateError(
-            f"digest has {len(found)} PR links but {ledger.links} were issued",
-            "report this as a bug in prdigest",
-        )
 
 
 def theme_label(theme: AreaTheme) -> str:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from ..analyze.context_types import Announced, DigestContext, NewComponent
 from ..analyze.english import plural, sentence_case
 from ..render.markdown import code, inline
-from .digest_blocks import Block, Bullet, Ledger
+from .digest_blocks import Ledger
+from .digest_document import Block, Line
 
 CALLOUT_HEADING = "Breaking Changes and Deprecations"
 LABELS = {"breaking": "Breaking", "deprecation": "Deprecation", "default": "New default"}
@@ -39,7 +40,7 @@ def callout(context: DigestContext, ledger: Ledger) -> Block | None:
         if len(alike) < MERGED:
             alike = [row]
         told.update(r.pr for r in alike)
-        bullets.append(_announcement(alike, ledger))
+        bullets.append(ledger.line(_announcement(alike, ledger)))
     return Block(CALLOUT_HEADING, tuple(bullets)) if bullets else None
 
 
@@ -131,7 +132,7 @@ def component_bullets(
     areas: Iterable[str] = (),
     *,
     besides: Iterable[str] | None = None,
-) -> list[Bullet]:
+) -> list[Line]:
     """A bullet per change that created new components in these `areas` (or, with
     `besides`, in any area but those): "**New `backends/samsung/`:** what the PR says
     (its citation); 74 files." Components made by the same change share its bullet."""
@@ -145,7 +146,7 @@ def component_bullets(
     return [_component_bullet(group, ledger) for group in by_maker.values()]
 
 
-def _component_bullet(group: list[NewComponent], ledger: Ledger) -> Bullet:
+def _component_bullet(group: list[NewComponent], ledger: Ledger) -> Line:
     first = group[0]
     names = [_component_name(c) for c in group]
     listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
@@ -166,7 +167,7 @@ def _component_bullet(group: list[NewComponent], ledger: Ledger) -> Bullet:
         text += f"; {plural(len(siblings), 'new directory', 'new directories')} ({shown}) with {plural(files, 'file')}"
     else:
         text += f"; {plural(files, 'file')}"
-    return Bullet(text + ".")
+    return ledger.line(text + ".")
 
 
 def _component_name(component: NewComponent) -> str:

@@ -2,7 +2,7 @@
 section (its themes, cited within the citation budget), a family's (one line per member
 area) and Other Areas (one line per small area or family, each saying what changed).
 
-Every `[PR#N](…)` goes through the `Ledger`. Past the citation budget the digest stays
+Every `[PR#N](…)` goes through the `Ledger`, which gives each line the PRs it cites. Past the citation budget the digest stays
 selective by citing less, never by saying less: a section still tells its first themes,
 and every line still links the PRs its sentence is made from.
 """
@@ -25,7 +25,9 @@ from ..analyze.families import (
 )
 from ..kinds import LABELS as _KIND_LABELS
 from ..render.markdown import code, inline, plain, table_cell
-from .digest_blocks import Bullet, Ledger, SectionText, TableRow, more_prs, theme_label
+from .digest_blocks import Ledger, more_prs, theme_label
+from .digest_document import Line, TableRow
+from .digest_document import Section as DigestSection
 from .news import component_bullets
 
 __all__ = ["MIN_SECTION", "citation_budget", "sections"]
@@ -49,14 +51,14 @@ def citation_budget(prs: int) -> int:
 
 def sections(
     context: DigestContext, ledger: Ledger
-) -> tuple[list[SectionText], list[TableRow], str]:
+) -> tuple[list[DigestSection], list[TableRow], Line | None]:
     """The numbered sections, the Summary Table's rows and the tail line of lone PRs."""
     areas = {a.name: a for a in context.areas}
     plan, lone = shown_plan(context)
     has_previous = bool(context.counts.previous_prs)
     total = context.counts.prs
     budget = citation_budget(total)
-    out: list[SectionText] = []
+    out: list[DigestSection] = []
     table: list[TableRow] = []
     for entry in plan:
         members = [areas[name] for name in entry.areas]
@@ -77,14 +79,14 @@ def sections(
         else:
             section = _other_section(entry, members, index, ledger, budget)
             table.append(_other_row(members, ledger))
-            section = replace(section, bullets=section.bullets + tuple(news))
+            section = replace(section, lines=section.lines + tuple(news))
             news = []
-        out.append(replace(section, bullets=(*news, *section.bullets)))
+        out.append(replace(section, lines=(*news, *section.lines)))
     if out:  # components of an area no section holds (a direct push's) close the last one
         planned = [name for entry in plan for name in entry.areas]
         last = out[-1]
         out[-1] = replace(
-            last, bullets=last.bullets + tuple(component_bullets(context, ledger, besides=planned))
+            last, lines=last.lines + tuple(component_bullets(context, ledger, besides=planned))
         )
     tail = _tail([areas[name] for name in lone], ledger, budget)
     # the table sums up a week of several sections; for fewer, the headings say it all
@@ -103,7 +105,7 @@ def shown_plan(context: DigestContext) -> tuple[list[Section], list[str]]:
     return _small_into_other(plan, context.counts.prs), lone
 
 
-def lone_line(context: DigestContext, lone: Sequence[str], ledger: Ledger) -> str:
+def lone_line(context: DigestContext, lone: Sequence[str], ledger: Ledger) -> Line | None:
     """`**Also, one PR each in 2 more areas:** …`, for a writer other than this one."""
     areas = {a.name: a for a in context.areas}
     return _tail([areas[name] for name in lone], ledger, citation_budget(context.counts.prs))
@@ -181,7 +183,7 @@ def _lower_verb(sentence: str) -> str:
     return sentence
 
 
-def _tail(lone: list[Area], ledger: Ledger, budget: int) -> str:
+def _tail(lone: list[Area], ledger: Ledger, budget: int) -> Line | None:
     """`**Also, one PR each in 2 more areas:** Docs: updates … ([PR#1]); CI: fixes …
     ([PR#2]).`: every lone PR counted, the first ones named."""
     said = []
@@ -221,9 +223,9 @@ def _tail(lone: list[Area], ledger: Ledger, budget: int) -> str:
     if elsewhere:
         said.append(plain(", ".join(_label(a, ledger) for a in elsewhere)) + " (in a series above)")
     if not said:
-        return ""
+        return None
     head = f"one PR each in {plural(len(lone), 'more area')}" if len(lone) > 1 else "one PR in"
-    return f"**Also, {head}:** {'; '.join(said)}."
+    return ledger.line(f"**Also, {head}:** {'; '.join(said)}.")
 
 
 def _area_section(
@@ -233,7 +235,7 @@ def _area_section(
     ledger: Ledger,
     budget: int,
     tiny: bool = False,
-) -> SectionText:
+) -> DigestSection:
     bullets = []
     skipped = 0
     for position, theme in enumerate(area.themes):
@@ -248,12 +250,12 @@ def _area_section(
             skipped += len(theme.members)
     also = _also_bullet(area, ledger, skipped, tiny)
     if also:
-        bullets.append(Bullet(also))
+        bullets.append(ledger.line(also))
     label = _label(area, ledger)
-    return SectionText(
+    return DigestSection(
         index,
         plain(area.name) if label == area.name else inline(label),
-        _intro(area.count, area.previous_count, area.kinds, has_previous),
+        (f"*{_intro(area.count, area.previous_count, area.kinds, has_previous)}*",),
         tuple(bullets),
     )
 
@@ -265,7 +267,7 @@ def _family_section(
     has_previous: bool,
     ledger: Ledger,
     budget: int,
-) -> SectionText:
+) -> DigestSection:
     """A family's members that have no section of their own, one line each (the
     references' "Hardware Backends" holding ROCm, MPS, XPU, CUDA)."""
     kinds: dict[str, int] = {}
@@ -277,22 +279,20 @@ def _family_section(
     if len(members) > _FAMILY_LINES + 1:  # the members whose work weighs most, in order
         chosen = sorted(members, key=lambda a: -_weight(a, ledger))[:_FAMILY_LINES]
         told = [a for a in members if a in chosen]
-    bullets = [
-        Bullet(_member_line(a, member_name(a.name, entry.family), ledger, budget)) for a in told
-    ]
+    bullets = [_member_line(a, member_name(a.name, entry.family), ledger, budget) for a in told]
     rest = [a for a in members if a not in told]
     if rest:  # the smallest members, by name and count: the section stays selective
         listed = ", ".join(f"{member_name(a.name, entry.family)} ({a.count})" for a in rest)
-        bullets.append(Bullet(f"**Also:** {plain(listed)}."))
-    return SectionText(
+        bullets.append(Line(f"**Also:** {plain(listed)}."))
+    return DigestSection(
         index,
         plain(entry.heading),
-        _intro(entry.count, entry.previous_count, kinds, has_previous, across),
+        (f"*{_intro(entry.count, entry.previous_count, kinds, has_previous, across)}*",),
         tuple(bullets),
     )
 
 
-def _member_line(area: Area, label: str, ledger: Ledger, budget: int) -> str:
+def _member_line(area: Area, label: str, ledger: Ledger, budget: int) -> Line:
     """`**NXP** (3 PRs): what its strongest theme says, citing the PRs that sentence is
     made from (and, while the budget lasts, one more of the theme)."""
     name = inline(label) if "`" in label else plain(label)  # a name, not code (`FlatTensor`)
@@ -300,14 +300,14 @@ def _member_line(area: Area, label: str, ledger: Ledger, budget: int) -> str:
     if not area.themes:  # no theme: its PRs are news, reverts or relands
         if area.components:  # the new component its section opened with says it
             made = " and ".join(code(path + "/") for path in area.components[:2])
-            return text + f"the new {made} above."
+            return Line(text + f"the new {made} above.")
         if area.rest.reverts >= area.count:
-            return text + "reverts and relands only (see below)."
+            return Line(text + "reverts and relands only (see below).")
         first = next((n for n in area.prs if ledger.has(n)), None)
         if first is None:
-            return text + "no details."
+            return Line(text + "no details.")
         title = inline(ledger.prs[first].clean_title.rstrip("."))
-        return text + f"{title} ({ledger.cite(first)})."
+        return ledger.line(text + f"{title} ({ledger.cite(first)}).")
     # the strongest theme whose sentence does not open with the line's own name
     theme = next(
         (t for t in area.themes if not _restates(_unrepeated(t.sentence, label), label)),
@@ -327,7 +327,7 @@ def _member_line(area: Area, label: str, ledger: Ledger, budget: int) -> str:
         text += f" ({ledger.cite_all(cited)})"
     for fig in figures:
         text += f", reporting {ledger.quote(fig.text, fig.pr)}"
-    return text + "."
+    return ledger.line(text + ".")
 
 
 def _label(area: Area, ledger: Ledger) -> str:
@@ -356,7 +356,7 @@ def _unrepeated(sentence: str, label: str) -> str:
 
 def _other_section(
     entry: Section, members: list[Area], index: int, ledger: Ledger, budget: int
-) -> SectionText:
+) -> DigestSection:
     """The short tail: one line per small area, or per family (its members beneath), each
     saying what changed."""
     groups: dict[str, list[Area]] = {}
@@ -365,23 +365,23 @@ def _other_section(
     ordered = sorted(
         groups.values(), key=lambda g: (-sum(a.count for a in g), list(groups.values()).index(g))
     )
-    bullets: list[Bullet] = []
+    bullets: list[Line] = []
     for group in ordered:
         if len(group) == 1:
-            line = _member_line(group[0], _label(group[0], ledger), ledger, budget)
-            bullets.append(Bullet(line))
+            bullets.append(_member_line(group[0], _label(group[0], ledger), ledger, budget))
             continue
         family = group[0].family or ""
         names = [member_name(a.name, family) for a in group]
         total = sum(a.count for a in group)
+        subs = [_member_line(a, names[i], ledger, budget) for i, a in enumerate(group)]
         bullets.append(
-            Bullet(
+            ledger.line(
                 f"**{plain(family)}** ({plural(total, 'PR')} across {plain(', '.join(names))}):",
-                tuple(_member_line(a, names[i], ledger, budget) for i, a in enumerate(group)),
+                subs,
             )
         )
     intro = plain(f"{plural(entry.count, 'PR')} across {plural(len(members), 'smaller area')}")
-    return SectionText(index, plain(entry.heading), intro, tuple(bullets))
+    return DigestSection(index, plain(entry.heading), (f"*{intro}*",), tuple(bullets))
 
 
 def _intro(
@@ -405,13 +405,13 @@ def _intro(
     return plain(text)
 
 
-def _theme_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
+def _theme_bullet(theme: AreaTheme, ledger: Ledger) -> Line:
     if theme.points:
         return _points_bullet(theme, ledger)
     return _sentence_bullet(theme, ledger)
 
 
-def _points_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
+def _points_bullet(theme: AreaTheme, ledger: Ledger) -> Line:
     """A theme of distinct changes: one sub-bullet each, cited beside its own words."""
     figures = {f.pr: f for f in theme.figures if ledger.figure_ok(f.text, f.pr)}
     subs = []
@@ -423,15 +423,15 @@ def _points_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
             text += f", reporting {ledger.quote(figure.text, figure.pr)}"
         else:
             text += f" ({ledger.cite(point.pr)})"
-        subs.append(text + ".")
+        subs.append(ledger.line(text + "."))
     for figure in figures.values():  # a figure of a cited PR that is no point of its own
-        subs.append(f"{ledger.quote(figure.text, figure.pr)}.")
+        subs.append(ledger.line(f"{ledger.quote(figure.text, figure.pr)}."))
     total = len(theme.members)
     lead = f"{plural(total, 'PR')}, among them:" if total > len(points) else ""
-    return Bullet(f"{theme_label(theme)}{lead}".rstrip(), tuple(subs))
+    return ledger.line(f"{theme_label(theme)}{lead}".rstrip(), subs)
 
 
-def _sentence_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
+def _sentence_bullet(theme: AreaTheme, ledger: Ledger) -> Line:
     # a figure the sentence already states (its title's own words) is not quoted twice
     said = theme.sentence.lower()
     figures = [
@@ -450,10 +450,10 @@ def _sentence_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
     more = theme.more
     if more > 0:
         text += f", plus {more_prs(more, theme)}"
-    return Bullet(text + ".")
+    return ledger.line(text + ".")
 
 
-def _lead_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
+def _lead_bullet(theme: AreaTheme, ledger: Ledger) -> Line:
     """A theme in one sentence, citing only the PRs that sentence is made from: its first
     point and that point's PR, or its sentence and the PRs it quotes."""
     points = [p for p in theme.points if ledger.has(p.pr)]
@@ -469,7 +469,7 @@ def _lead_bullet(theme: AreaTheme, ledger: Ledger) -> Bullet:
     others = len(theme.members) - len(leads)
     if others > 0:
         text += f", plus {more_prs(others, theme)}"
-    return Bullet(text + ".")
+    return ledger.line(text + ".")
 
 
 def _also_bullet(area: Area, ledger: Ledger, skipped: int = 0, tiny: bool = False) -> str:

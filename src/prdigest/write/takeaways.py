@@ -11,6 +11,7 @@ from ..analyze.english import number_word, plural, sentence_case, verb_base
 from ..analyze.items import theme_tags
 from ..render.markdown import code, inline, plain
 from .digest_blocks import Ledger, first_timers
+from .digest_document import Line
 from .news import LEAD_SHOWN, LeadNews, lead_news, most_notable
 
 _IRREGULAR = {
@@ -135,7 +136,7 @@ def lead_sentence(context: DigestContext, ledger: Ledger) -> tuple[str, bool]:
         numbers = [number, *with_.get(number, ())]
         if number not in news.made and pr.claims and ledger.figure_ok(pr.claims[0], number):
             # its stated result says why, quoted beside its citation
-            ledger.figures += 1
+            ledger.quoted(pr.claims[0], number)
             figure = inline(pr.claims[0], symbols=False)
             phrases.append(f"{what}, reporting “{figure}” ({ledger.cite_all(numbers)})")
             quoted = True
@@ -154,7 +155,7 @@ def _lead_phrase(theme: AreaTheme) -> str:
     return inline(theme.topic)
 
 
-def takeaways(context: DigestContext, ledger: Ledger) -> str:
+def takeaways(context: DigestContext, ledger: Ledger) -> Line:
     counts = context.counts
     areas = context.areas
     news, quoted = lead_sentence(context, ledger)
@@ -222,4 +223,4 @@ def takeaways(context: DigestContext, ledger: Ledger) -> str:
         second = f" {volume or sentence_case(listed)}."
     else:
         second = ""
-    return (f"{news} " if news else "") + first + second
+    return ledger.line((f"{news} " if news else "") + first + second)

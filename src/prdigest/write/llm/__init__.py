@@ -12,10 +12,10 @@ and a reply cache; it never reads the store itself.
     schemas    the answers' JSON schemas
     replies    the JSON in a reply, and what a cut-off reply holds
     inputs     what the model is shown of each PR, and the texts claims are checked against
-    verify     citations, figures and names checked against the PRs of the window
+    verify     the model's sentences: citations, figures and names checked against its PRs
     grounding  named things and words of a sentence, found in its PRs or not
     tally      what verification checked, dropped and repaired, by reason
-    render     Markdown of an LLM digest
+    assemble   the LLM digest as a `Digest` document (write/digest_document.py)
     cache      request keys and the `ReplyCache` protocol the store implements
     settings   flags, environment and `[llm]` resolved
     usage      requests, tokens, failures and time, for the closing summary

@@ -1,5 +1,6 @@
-"""Markdown of an LLM digest. Counts and the order of areas come from the context;
-only theme names, summaries and the takeaway's prose come from the model (verified).
+"""The LLM digest as a `Digest` document, which the one template renders. Counts and the
+order of areas come from the context; only theme names, summaries and the takeaway's prose
+come from the model (verified), each line with the PRs it cites and the figures it quotes.
 
 The title says "AI Analysis" only when the model wrote the key takeaway and most
 sections; a section whose themes are prdigest's own says so and why, and the
@@ -8,22 +9,23 @@ closing line says how many sections the model wrote.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 
 from ...analyze.context_types import Area, DigestContext, PRFacts, Section
 from ...analyze.english import plural
 from ...analyze.families import member_name
-from ...models import links_to_github, pr_url
 from ...render.markdown import inline, plain
 from ..digest_blocks import Ledger
+from ..digest_document import Block, Digest, Figure, Line
+from ..digest_document import Section as DigestSection
+from ..digest_verifier import figure_in_text
 from ..news import callout, component_bullets
 from ..sections import lone_line, shown_plan
 from .grounding import balance_markup
 from .notable import notable_line
 from .tally import Tally
-from .verify import Theme, extract_figures, figure_in_text
+from .verify import Theme, extract_figures
 
 MAX_BULLETS = 4
 MAX_CITATIONS = 6  # a theme cites its PRs (the schema lets it cite six)
@@ -41,17 +43,19 @@ class Authorship:
 
 
 @dataclass(frozen=True)
-class Rendered:
-    markdown: str
+class Assembled:
+    """The LLM digest as a document, with how many sections it has and the model wrote."""
+
+    digest: Digest
     sections: int
     model_sections: int
 
     @property
     def ai(self) -> bool:
-        return self.markdown.startswith("# AI Analysis")
+        return self.digest.title.startswith("AI Analysis")
 
 
-def render_digest(
+def assemble_digest(
     context: DigestContext,
     themes: Mapping[str, list[Theme]],
     takeaway: str,
@@ -59,7 +63,7 @@ def render_digest(
     tally: Tally,
     authorship: Authorship,
     why: Mapping[int, str] | None = None,
-) -> Rendered:
+) -> Assembled:
     """The sections follow the analysis' plan, as the deterministic writer's do: an area's
     section tells its themes, a family's a line per member area, Other Areas a line per
     small area. Every PR the plan places in a section is cited there: what the model's
@@ -82,46 +86,47 @@ def render_digest(
     # The analysis' news, as the deterministic writer tells it: every breaking change and
     # deprecation cited in the callout, each new component opening its area's section, and
     # Key Takeaways' opening when the model's takeaway did not pass.
-    ledger = Ledger(context)
-    lead = _takeaway(takeaway, context, areas)
-    lines = [f"# {title}", "", "### Key Takeaways", lead, ""]
-    notable = notable_line(context, ledger, why or {}, texts)
-    if notable:  # on a line of its own: the audit checks figures against a line's citations
-        lines += [notable, ""]
-    news = callout(context, ledger)
-    if news:
-        lines += [f"### {news.heading}", *(f"*   {b}" for b in news.bullets), ""]
-    if plan:
-        lines += ["---", ""]
+    # prdigest's own lines (the news, the lone PRs' line) spend the citation budget as
+    # in the deterministic digest; the themes' lines cite through a ledger of their own
+    own, ledger = Ledger(context), Ledger(context)
+    lead = Line(_takeaway(takeaway, context, areas))
+    notable = notable_line(context, own, why or {}, texts)
+    news = callout(context, own)
+    sections: list[DigestSection] = []
     for index, entry in enumerate(plan, 1):
         members = [by_name[n] for n in entry.areas if by_name[n].count > 0]
-        made = [f"*   {b.text}" for b in component_bullets(context, ledger, entry.areas)]
-        lines.append(f"### {index}. {plain(entry.heading)}")
+        made = component_bullets(context, own, entry.areas)
+        intro: tuple[str, ...]
         if entry.kind == "area":
-            lines += _area_section(members[0], made, repo, themes, texts, authorship, prs)
+            intro, lines = _area_section(members[0], made, ledger, themes, texts, authorship, prs)
         elif entry.kind == "family":
             across = f" across {len(members)} areas"
             phrase = _count_phrase(entry.count, entry.count - entry.previous_count, across)
-            lines += [f"_{phrase}_", "", *made]
-            for area in members:
-                name = member_name(area.name, entry.family)
-                lines.append(_member_line(area, name, repo, themes, texts, authorship, prs))
-        else:  # Other Areas names the components of its small areas last
-            lines += [""]
-            for area in members:
-                lines += _other_line(area, repo, themes, texts, authorship, prs)
+            intro = (f"_{phrase}_",)
+            lines = made + [
+                _member_line(area, entry.family, ledger, themes, texts, authorship, prs)
+                for area in members
+            ]
+        else:  # Other Areas (a blank line under its heading) names its components last
+            intro = ("",)
+            lines = [_other_line(a, ledger, themes, texts, authorship, prs) for a in members]
             lines += made
-        lines.append("")
+        sections.append(DigestSection(index, plain(entry.heading), intro, tuple(lines)))
     planned = [name for entry in plan for name in entry.areas]
-    rest = component_bullets(context, ledger, besides=planned)
-    if rest and plan:  # components of an area no section holds (a direct push's)
-        lines[-1:-1] = [f"*   {b.text}" for b in rest]
-    tail = lone_line(context, lone, ledger)
-    if tail:
-        lines += [tail, ""]
-    lines += _also(context)
-    lines += ["---", "", _closing(written, total, authorship.takeaway, tally), ""]
-    return Rendered("\n".join(lines), total, written)
+    rest = component_bullets(context, own, besides=planned)
+    if rest and sections:  # components of an area no section holds (a direct push's)
+        sections[-1] = replace(sections[-1], lines=(*sections[-1].lines, *rest))
+    digest = Digest(
+        title=title,
+        takeaways=lead,
+        notable=notable,
+        callout=news,
+        sections=tuple(sections),
+        tail=lone_line(context, lone, own),
+        extras=_also(context),
+        closing=_closing(written, total, authorship.takeaway, tally),
+    )
+    return Assembled(digest, total, written)
 
 
 def section_by_model(entry: Section, authorship: Authorship) -> bool:
@@ -134,84 +139,84 @@ def section_by_model(entry: Section, authorship: Authorship) -> bool:
 
 def _area_section(
     area: Area,
-    made: list[str],
-    repo: str,
+    made: list[Line],
+    ledger: Ledger,
     themes: Mapping[str, list[Theme]],
     texts: Mapping[int, str],
     authorship: Authorship,
     prs: Mapping[int, PRFacts],
-) -> list[str]:
+) -> tuple[tuple[str, ...], list[Line]]:
+    """The intro lines and the lines of an area's section."""
     name = area.name
-    lines = [f"_{_count_phrase(area.count, area.delta)}_", ""]
+    intro: tuple[str, ...] = (f"_{_count_phrase(area.count, area.delta)}_",)
     if name not in authorship.model_areas:
-        lines += [f"_Themes from prdigest's analysis: {_why(authorship, name)}._", ""]
-    lines += made
-    bullets = themes.get(name, [])[:MAX_BULLETS]
-    lines += [_bullet(repo, theme, texts) for theme in bullets]
-    also = also_line(area, cited_in(lines), repo, prs, texts)
-    if also:
-        lines.append(f"*   {also}")
-    return lines
+        intro += (f"_Themes from prdigest's analysis: {_why(authorship, name)}._",)
+    lines = made + [_bullet(theme, texts, ledger) for theme in themes.get(name, [])[:MAX_BULLETS]]
+    also = also_line(area, cited_in(lines), ledger, prs, texts)
+    return intro, lines + ([also] if also else [])
 
 
 def _member_line(
     area: Area,
-    label: str,
-    repo: str,
+    family: str | None,
+    ledger: Ledger,
     themes: Mapping[str, list[Theme]],
     texts: Mapping[int, str],
     authorship: Authorship,
     prs: Mapping[int, PRFacts],
-) -> str:
-    """A family member's line: `*   NXP (3 PRs): **Theme:** what it says (PR#1).`"""
+) -> Line:
+    """A family member's line: `NXP (3 PRs): **Theme:** what it says (PR#1).`"""
     name = area.name
     own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
-    line = f"*   {plain(label)} ({_count_phrase(area.count, area.delta)}{own})"
+    text = f"{plain(member_name(name, family))} ({_count_phrase(area.count, area.delta)}{own})"
     first = themes.get(name, [])[:1]
+    line = Line(text)
     if first:
-        line = f"{line}: {_bullet(repo, first[0], texts).removeprefix('*   ')}"
-    also = also_line(area, cited_in([line]), repo, prs, texts)
-    return f"{line}\n    *   {also}" if also else line
+        said = _bullet(first[0], texts, ledger)
+        line = replace(said, text=f"{text}: {said.text}")
+    also = also_line(area, cited_in([line]), ledger, prs, texts)
+    return replace(line, sub=(also,)) if also else line
 
 
 def _other_line(
     area: Area,
-    repo: str,
+    ledger: Ledger,
     themes: Mapping[str, list[Theme]],
     texts: Mapping[int, str],
     authorship: Authorship,
     prs: Mapping[int, PRFacts],
-) -> list[str]:
+) -> Line:
+    """A small area's line in Other Areas: its first theme, and what that leaves out."""
     name = area.name
     own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
-    lines = [f"*   {name} ({_count_phrase(area.count, area.delta)}{own})"]
-    for theme in themes.get(name, [])[:1]:
-        lines.append("    " + _bullet(repo, theme, texts))
-    also = also_line(area, cited_in(lines), repo, prs, texts)
-    if also:
-        lines.append(f"    *   {also}")
-    return lines
+    sub = [_bullet(theme, texts, ledger) for theme in themes.get(name, [])[:1]]
+    also = also_line(area, cited_in(sub), ledger, prs, texts)
+    return Line(
+        f"{name} ({_count_phrase(area.count, area.delta)}{own})",
+        sub=(*sub, *([also] if also else [])),
+    )
 
 
-def cited_in(lines: list[str]) -> set[int]:
-    return {int(n) for line in lines for n in _CITED.findall(line)}
+def cited_in(lines: Iterable[Line]) -> set[int]:
+    return {n for line in lines for n in line.cites}
 
 
 def also_line(
     area: Area,
     cited: set[int],
-    repo: str,
+    ledger: Ledger,
     prs: Mapping[int, PRFacts],
     texts: Mapping[int, str],
-) -> str:
+) -> Line | None:
     """`**Also:** …` for the area's PRs no line above cites, in prdigest's own words: an
     analysis theme's sentence when the PRs it is made from are among them, else each PR's
-    title; every PR cited, and every figure stated by a PR cited beside it. "" when
+    title; every PR cited, and every figure stated by a PR cited beside it. None when
     nothing is left out."""
     left = [n for n in area.prs if n in prs and n not in cited]
     if not left:
-        return ""
+        return None
     phrases = []
+    quoted: list[Figure] = []
     for theme in area.themes:
         members = theme.members or theme.prs
         quotes = theme.quotes or theme.prs[:1]
@@ -221,10 +226,11 @@ def also_line(
         stated = all(any(figure_in_text(f, texts.get(n, "")) for n in mine) for f in figures)
         label = theme.name or theme.topic
         if mine and sentence and set(quotes) <= set(mine) and stated:
-            phrases.append(f"{inline(sentence.rstrip('.'))} ({_links(repo, mine)})")
+            phrases.append(f"{inline(sentence.rstrip('.'))} ({ledger.cite_each(mine)})")
+            quoted += [Figure(f) for f in figures]
         elif len(mine) > 1 and label:  # the rest of a theme told above, or of a series
             phrases.append(
-                f"{plural(len(mine), 'more PR')} on {inline(label)} ({_links(repo, mine)})"
+                f"{plural(len(mine), 'more PR')} on {inline(label)} ({ledger.cite_each(mine)})"
             )
         else:
             continue
@@ -233,17 +239,8 @@ def also_line(
         info = prs[number]
         title = info.clean_title or info.title or f"PR {number}"
         title = balance_markup(title.rstrip("."))  # a title cut at its limit may leave "(" open
-        phrases.append(f"{inline(title)} ({_links(repo, [number])})")
-    return f"**Also:** {'; '.join(phrases)}."
-
-
-def _links(repo: str, numbers: list[int]) -> str:
-    """`[PR#N](url)` each, or `PR#N` for a repository with no GitHub home (a quickstart)."""
-    linked = links_to_github(repo)
-    return ", ".join(f"[PR#{n}]({pr_url(repo, n)})" if linked else f"PR#{n}" for n in numbers)
-
-
-_CITED = re.compile(r"\[PR#(\d+)\]\(")
+        phrases.append(f"{inline(title)} ({ledger.cite(number)})")
+    return ledger.line(f"**Also:** {'; '.join(phrases)}.", figures=quoted)
 
 
 def _why(authorship: Authorship, area: str) -> str:
@@ -280,12 +277,14 @@ def _count_phrase(count: int, delta: int, across: str = "") -> str:
     return plural(count, "PR") + across + f", {delta:+d} on the previous window"
 
 
-def _bullet(repo: str, theme: Theme, texts: Mapping[int, str]) -> str:
-    links = _links(repo, citations_to_show(theme, texts))
+def _bullet(theme: Theme, texts: Mapping[int, str], ledger: Ledger) -> Line:
+    """`**Name:** what the theme says (PR#1, PR#2).`, its figures stated by the PRs cited."""
+    links = ledger.cite_each(citations_to_show(theme, texts))
     summary = theme.summary.rstrip()
     if summary.endswith("."):
         summary = summary[:-1]
-    return f"*   **{theme.name}:** {summary} ({links})."
+    figures = [Figure(f) for f in extract_figures(f"{theme.name} {theme.summary}")]
+    return ledger.line(f"**{theme.name}:** {summary} ({links}).", figures=figures)
 
 
 def citations_to_show(theme: Theme, texts: Mapping[int, str]) -> list[int]:
@@ -301,7 +300,7 @@ def citations_to_show(theme: Theme, texts: Mapping[int, str]) -> list[int]:
     return needed + others[: max(0, MAX_CITATIONS - len(needed))]
 
 
-def _also(context: DigestContext) -> list[str]:
+def _also(context: DigestContext) -> tuple[Block, ...]:
     counts = context.counts
     facts = []
     for value, one, many, since in (
@@ -323,5 +322,5 @@ def _also(context: DigestContext) -> list[str]:
         if value > 0:
             facts.append(plural(value, one, many) + (f" since {since}" if since else ""))
     if not facts:
-        return []
-    return ["### Also This Window", "*   " + "; ".join(facts) + ".", ""]
+        return ()
+    return (Block("Also This Window", (Line("; ".join(facts) + "."),)),)

@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from ...analyze.context_types import DigestContext
 from ...render.markdown import code, inline
 from ..digest_blocks import Ledger
+from ..digest_document import Figure, Line
 from ..news import LEAD_SHOWN, LeadNews, lead_news, most_notable
+from .verify import extract_figures
 
 # Why a break or deprecation matters when neither the model nor the PR says more.
 CONSEQUENCES = {
@@ -23,12 +25,14 @@ CONSEQUENCES = {
 
 def notable_line(
     context: DigestContext, ledger: Ledger, why: Mapping[int, str], texts: Mapping[int, str]
-) -> str:
+) -> Line | None:
     """ "Most notable this week: old smoothquant implementation deleted (PR#1) — code that
-    relies on it must change; …", or "" when the analysis found no news."""
+    relies on it must change; …", or None when the analysis found no news. The figures of
+    why each PR matters are stated by the PRs the line cites."""
     news = lead_news(context)
     with_ = context.news.lead_with  # a series told with its lead
     phrases: list[str] = []
+    figures: list[Figure] = []
     told = 0
     for number in news.lead:
         if len(phrases) >= LEAD_SHOWN or not ledger.has(number) or number not in texts:
@@ -49,8 +53,10 @@ def notable_line(
         phrase = f"{what} ({ledger.cite_all(numbers)})"
         if reason:
             phrase += f" — {_clause(reason)}"
+            figures += [Figure(f) for f in extract_figures(reason)]
         phrases.append(phrase)
-    return most_notable(phrases, told, len(news.announced))
+    line = most_notable(phrases, told, len(news.announced))
+    return ledger.line(line, figures=figures) if line else None
 
 
 def own_reason(context: DigestContext, number: int, news: LeadNews) -> str:

@@ -14,7 +14,7 @@ request is shown shorter, then split into parts whose themes are merged.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +74,24 @@ def render(env: jinja2.Environment, name: str, **values: Any) -> str:
         raise TemplateError(
             f"prompt template {name}: {exc}", "fix the template in [llm] prompts_dir"
         ) from None
+
+
+@dataclass(frozen=True)
+class ThemeSummary:
+    """A verified theme as the key-takeaway prompt shows it."""
+
+    name: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class TakeawayArea:
+    """An area as the key-takeaway prompt shows it: its count, movement, leading themes."""
+
+    name: str
+    count: int
+    delta: int | None
+    themes: tuple[ThemeSummary, ...] = ()
 
 
 @dataclass
@@ -346,7 +364,7 @@ def news_items(context: DigestContext, texts: Mapping[int, PRText] | None = None
 
 def takeaway_request(
     context: DigestContext,
-    areas: list[dict[str, Any]],
+    areas: Sequence[TakeawayArea],
     env: jinja2.Environment,
     context_tokens: int,
     temperature: float,

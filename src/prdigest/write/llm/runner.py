@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +46,7 @@ PROGRESS_AFTER = 20.0  # seconds before a request's progress is reported
 
 ClientFactory = Callable[[LLMSettings, ServerProfile], LLMClient]
 Splitter = Callable[[Request], list[Request] | None]
-Validator = Callable[[dict[str, Any]], bool]
+Validator = Callable[[Mapping[str, object]], bool]  # the model's JSON: the edge
 
 
 def concurrency(settings: LLMSettings, profile: ServerProfile) -> int:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ...analyze.name_choice import is_generic, tidy_name
-from ...models import links_to_github, pr_url
+from ..digest_verifier import LINK, figure_in_text
 from . import tally
 from .grounding import (
     Evidence,
@@ -47,20 +47,14 @@ _FIGURE = re.compile(
     rf"\$?{_BIG_O}\$?"
     rf"|(?<![\w.$/-])\d+(?:[.,]\d+)*(?:\s?(?:%|percent\b)|\s?{_UNIT}(?![A-Za-z\d]))?(?![\w.]?\d)"
 )
+# A PR named in a model's text: the digest's own citation (`LINK`), or any looser form
 _PR_REF = re.compile(
-    r"\[PR\s?#?(\d+)\]\([^)]*\)|https?://github\.com/[\w.-]+/[\w.-]+/pull/(\d+)"
+    rf"{LINK.pattern}|\[PR\s?#?(\d+)\]\([^)]*\)|https?://github\.com/[\w.-]+/[\w.-]+/pull/(\d+)"
     r"|\bPR[\s_]?#?(\d+)\b|(?<![\w&])#(\d+)\b|\bpull request\s+#?(\d+)\b",
     re.IGNORECASE,
 )
 _UNSAFE = re.compile(r"https?://|www\.|<[a-zA-Z/!][^>]*>|\]\(|^\s*#|\n\s*#|!\[", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'*])")
-_CITATION = re.compile(r"\[PR#(\d+)\]\((https?://[^)]+)\)")
-_BARE_CITATION = re.compile(r"(?<![\w\[#])PR#(\d+)\b")  # no link: see models.links_to_github
-# What prdigest counts itself (a new component's "; 10 files"), not a figure a PR states;
-# a model sentence's numbers are checked against its PRs when it is grounded.
-_COUNTED = re.compile(
-    r"\b\d[\d,]*\s+(?:more\s+)?(?:files?|PRs?|new director(?:y|ies)|direct push(?:es)?)\b"
-)
 _LEADING = re.compile(r"(?<![\w\[-])[A-Za-z]{2,}")  # a title's first word, its verb
 MIN_WORD_SUPPORT = 0.66  # of a sentence's content words, in its PRs' text
 # A "why it matters" sentence about one PR is told as the analysis' news, beside its
@@ -97,34 +91,6 @@ def strip_pr_refs(text: str) -> str:
 
 def _without_refs(text: str) -> str:
     return _PR_REF.sub(" ", text)
-
-
-def normalise(text: str) -> str:
-    text = text.lower().replace("×", "x").replace("**", "^").replace("²", "^2")
-    text = re.sub(r"[$\\{}~≈]", "", text)
-    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)
-    text = re.sub(r"(?<=\d)\s*percent\b", "%", text)
-    text = re.sub(r"(?<=\d)\s*(?:seconds?|secs?)\b", "s", text)
-    text = re.sub(r"(?<=\d)\s*(?:minutes?|mins?)\b", "min", text)
-    text = re.sub(r"(?<=\d)\s*(?:hours?|hrs?)\b", "h", text)
-    return re.sub(r"\s+", "", text)
-
-
-def figure_in_text(figure: str, text: str) -> bool:
-    """Whether the figure is stated in the text (spacing, `×`, `$…$`, `percent` aside)."""
-    wanted, haystack = normalise(figure), normalise(text)
-    if not wanted:
-        return True
-    start = haystack.find(wanted)
-    while start >= 0:
-        before = haystack[start - 1] if start else ""
-        after = haystack[start + len(wanted) : start + len(wanted) + 1]
-        if not (before.isdigit() or before == ".") and not (
-            wanted[-1].isdigit() and after.isdigit()
-        ):
-            return True
-        start = haystack.find(wanted, start + 1)
-    return False
 
 
 @dataclass
@@ -446,31 +412,6 @@ class Verifier:
             return claimed
         known = [a for a in owners if a]
         return max(known, key=known.count) if known else claimed
-
-
-def audit_markdown(markdown: str, repo: str, texts: Mapping[int, str]) -> list[str]:
-    """Problems in a finished digest: a citation outside the window, a wrong link, or a
-    figure on a cited line that none of its cited PRs states. The test oracle, and the
-    LLM writer's last check before it publishes."""
-    problems = []
-    linked = links_to_github(repo)
-    for line_number, line in enumerate(markdown.splitlines(), 1):
-        citations = [(int(n), url) for n, url in _CITATION.findall(line)]
-        if not linked:  # a repository with no GitHub home: PRs are cited as a bare PR#N
-            citations += [(int(n), "") for n in _BARE_CITATION.findall(line)]
-        for number, url in citations:
-            if number not in texts:
-                problems.append(f"line {line_number}: PR #{number} is not in the window")
-            if url != (pr_url(repo, number) if linked else ""):
-                problems.append(f"line {line_number}: PR #{number} links to {url}")
-        if not citations:
-            continue
-        prose = _COUNTED.sub("", _BARE_CITATION.sub("", _CITATION.sub("", line)))
-        cited = [texts[n] for n, _ in citations if n in texts]
-        for figure in extract_figures(prose):
-            if not any(figure_in_text(figure, text) for text in cited):
-                problems.append(f"line {line_number}: {figure!r} is in none of the PRs cited there")
-    return problems
 
 
 def _one_line(text: str) -> str:

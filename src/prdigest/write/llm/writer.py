@@ -10,6 +10,8 @@
    PRs (`verify.py`, `grounding.py`); what fails is dropped or repaired.
 3. Reduce: the key takeaway is written from the statistics and the verified
    themes; counts and top areas are added from the context, never the model.
+4. Assemble: the themes fill a `Digest` (`assemble.py`), which passes the verifier the
+   deterministic digest passes (`digest_verifier.py`) and renders through its template.
 
 A request that fails costs only its own areas: they get prdigest's own themes,
 and the digest says so. When no theme of the model survives at all, the
@@ -23,13 +25,16 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import astuple, dataclass, field
-from typing import Any
+
+import jinja2
 
 from ...analyze.context_types import Area, DigestContext
 from ...errors import LLMError
 from ...reporting import Reporter, SilentReporter
 from ..deterministic import write_digest
-from .assemble import Authorship, render_digest, section_by_model
+from ..digest_document import to_markdown
+from ..digest_verifier import check_digest
+from .assemble import Assembled, Authorship, assemble_digest, section_by_model
 from .cache import ReplyCache
 from .chat_client import ContextLengthError
 from .inputs import PRText, evidence_texts, figure_texts, lower_case_words
@@ -39,6 +44,8 @@ from .repair import Record, Rejected, Retry, model_themes, retry_requests
 from .request_plan import (
     AreaPlanner,
     Request,
+    TakeawayArea,
+    ThemeSummary,
     news_items,
     section_plan,
     takeaway_request,
@@ -46,7 +53,7 @@ from .request_plan import (
 )
 from .runner import ClientFactory, Outcome, Runner, open_client
 from .usage import Usage
-from .verify import Theme, Verifier, audit_markdown
+from .verify import Theme, Verifier
 
 TAKEAWAY_AREAS = 6  # the takeaway is written from the largest areas' two leading themes
 CONTEXT_MARGIN = 0.9  # of a server's context: our token estimate is not its tokenizer
@@ -62,7 +69,7 @@ class Written:
     writer: str
     warnings: list[str]
     notes: list[str]
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, object] = field(default_factory=dict)  # JSON: `--format json`
 
 
 def write_with_fallback(
@@ -88,7 +95,7 @@ def write_with_fallback(
         warning = f"the LLM writer failed, so the deterministic writer wrote this digest: {exc}"
         reporter.warn(warning)
         notes = [usage.summary(model)] if usage.attempted else []
-        facts = {"model": model, "fallback": str(exc), "usage": usage.facts()}
+        facts: dict[str, object] = {"model": model, "fallback": str(exc), "usage": usage.facts()}
         return Written(write_digest(context), "deterministic", [warning], notes, facts)
     for warning in result.warnings:
         reporter.warn(warning)
@@ -106,7 +113,7 @@ class LLMDigest:
     problems: list[str]
     requests: list[Request]
     verification: str  # e.g. "41 claims checked against the PRs of the window (…), 2 dropped"
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, object] = field(default_factory=dict)
 
 
 def write_llm_digest(
@@ -176,7 +183,7 @@ def write_llm_digest(
             save_profile(cache, base_url, model, profile)
     if runner.opened:
         notes += runner.client_notes
-    rendered = render_digest(
+    assembled = assemble_digest(
         context,
         themes,
         takeaway,
@@ -185,8 +192,11 @@ def write_llm_digest(
         Authorship(frozenset(authored), why_not, bool(takeaway)),
         why,
     )
-    leftover = audit_markdown(rendered.markdown, context.repo, full)
-    if leftover:  # verification should make this impossible: never publish it
+    # the check the deterministic digest passes too; verification should make a failure
+    # impossible: never publish one
+    stated = {n: (text,) for n, text in full.items()}
+    leftover = check_digest(assembled.digest, context.repo, context.prs, stated)
+    if leftover:
         raise LLMError(
             f"the LLM digest failed its final audit: {leftover[0]}", "report this as a bug"
         )
@@ -198,7 +208,9 @@ def write_llm_digest(
             f"{len(usage.lost_requests)} requests failed ({'; '.join(failed[:3])})",
             "run without --strict to publish the digest with them dropped, repaired or replaced",
         )
-    warnings = notes + _outcome_warnings(usage, tally.summary() if tally.problems else "", rendered)
+    warnings = notes + _outcome_warnings(
+        usage, tally.summary() if tally.problems else "", assembled
+    )
     facts = {
         "model": model,
         "format": profile.format_name,
@@ -207,15 +219,15 @@ def write_llm_digest(
         "usage": usage.facts(),
         "claims": tally.facts(),
         "sections": {
-            "total": rendered.sections,
-            "by_model": rendered.model_sections,
+            "total": assembled.sections,
+            "by_model": assembled.model_sections,
             **_lost_sections(context, Authorship(frozenset(authored), why_not), record),
         },
         "takeaway_by_model": bool(takeaway),
-        "ai_title": rendered.ai,
+        "ai_title": assembled.ai,
     }
     return LLMDigest(
-        rendered.markdown,
+        to_markdown(assembled.digest),
         usage,
         warnings,
         tally.problems,
@@ -241,7 +253,7 @@ def _budget(settings: LLMSettings, profile: ServerProfile, notes: list[str]) -> 
 def _map(
     context: DigestContext,
     texts: Mapping[int, PRText],
-    env: Any,
+    env: jinja2.Environment,
     budget: int,
     settings: LLMSettings,
     runner: Runner,
@@ -272,7 +284,7 @@ def _takeaway(
     context: DigestContext,
     texts: Mapping[int, PRText],
     themes: dict[str, list[Theme]],
-    env: Any,
+    env: jinja2.Environment,
     budget: int,
     settings: LLMSettings,
     runner: Runner,
@@ -303,7 +315,7 @@ def _takeaway(
     return text, why, request
 
 
-def _outcome_warnings(usage: Usage, verification: str, rendered: Any) -> list[str]:
+def _outcome_warnings(usage: Usage, verification: str, rendered: Assembled) -> list[str]:
     warnings = [
         f"{lost}; the key takeaway gives the counts alone"
         if lost.startswith("the key-takeaway")
@@ -330,7 +342,7 @@ def _instructions(planned: list[Request]) -> str:
     return planned[0].messages[-1]["content"].rsplit("PR_DATA_END", 1)[-1]
 
 
-def _valid_themes(data: dict[str, Any]) -> bool:
+def _valid_themes(data: Mapping[str, object]) -> bool:
     themes = data.get("themes")
     return isinstance(themes, list) and all(
         isinstance(t, dict)
@@ -341,7 +353,7 @@ def _valid_themes(data: dict[str, Any]) -> bool:
     )
 
 
-def _valid_takeaway(data: dict[str, Any]) -> bool:
+def _valid_takeaway(data: Mapping[str, object]) -> bool:
     return isinstance(data.get("takeaway"), str)
 
 
@@ -394,19 +406,15 @@ def _verified_themes(
     return found, authored, why_not
 
 
-def _takeaway_area(area: Area, themes: dict[str, list[Theme]]) -> dict[str, Any]:
+def _takeaway_area(area: Area, themes: dict[str, list[Theme]]) -> TakeawayArea:
     """An area as the takeaway prompt shows it."""
-    return {
-        "name": area.name,
-        "count": area.count,
-        "delta": area.delta,
-        "themes": [{"name": t.name, "summary": t.summary} for t in themes[area.name][:2]],
-    }
+    shown = tuple(ThemeSummary(t.name, t.summary) for t in themes[area.name][:2])
+    return TakeawayArea(area.name, area.count, area.delta, shown)
 
 
 def _lost_sections(
     context: DigestContext, authorship: Authorship, record: Record
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Why the sections the model did not write are prdigest's (each counted under the
     reason of its first area the model lost), and how many areas a re-ask won back."""
     lost: Counter[str] = Counter()

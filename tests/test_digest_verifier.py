@@ -1,0 +1,121 @@
+"""The one verifier of a finished digest (`write/digest_verifier.py`), which both writers'
+documents pass before they become Markdown: a PR outside the window, a link elsewhere, a
+figure its cited PR does not state, a citation the line does not record and markup left
+open are refused. On the real executorch week 2026-W07 (tests/llm_helpers.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from fakes.llm_server import FakeLLMServer, Prompt
+from llm_helpers import REPO, areas_only, themes_for, write
+from prdigest.analyze.context_types import DigestContext, Quote
+from prdigest.errors import TemplateError
+from prdigest.write.deterministic import deterministic_digest, write_digest
+from prdigest.write.digest_blocks import Ledger
+from prdigest.write.digest_document import Digest, Figure, Line
+from prdigest.write.digest_verifier import check_digest
+from prdigest.write.llm.verify import Verifier
+
+ARM_PR = 17372  # "Adds Amax support for Ethos-U55": states no "37.5x"
+
+
+def _claimed(context: DigestContext) -> tuple[int, str]:
+    number = next(n for n, pr in sorted(context.prs.items()) if pr.claims)
+    return number, context.prs[number].claims[0]
+
+
+def test_the_verifier_refuses_what_a_digest_must_never_say(context: DigestContext) -> None:
+    number, claim = _claimed(context)
+    other = next(n for n in sorted(context.prs) if n != number)
+    url, other_url = context.prs[number].url, context.prs[other].url
+    cited = f"[PR#{number}]({url})"
+
+    def problems(line: Line) -> list[str]:
+        return check_digest(Digest("T", Line("Key Takeaways.")), REPO, context.prs) + (
+            check_digest(Digest("T", Line("Key Takeaways."), tail=line), REPO, context.prs)
+        )
+
+    good = Line(f"It reports “{claim}” ({cited}).", (number,), (Figure(claim, number),))
+    assert problems(good) == []
+    outside = problems(Line("Adds X ([PR#999999](https://github.com/a/b/pull/999999)).", (999999,)))
+    assert any("PR #999999, which is not in the window" in p for p in outside)
+    elsewhere = problems(Line(f"Adds X ([PR#{number}](https://evil.example/{number})).", (number,)))
+    assert any("https://evil.example" in p for p in elsewhere)
+    invented = problems(Line(f"37.5x faster ({cited}).", (number,), (Figure("37.5x", number),)))
+    assert invented and "'37.5x' is stated by none of the PRs it cites" in invented[0]
+    model_said = problems(Line(f"37.5x faster ({cited}).", (number,), (Figure("37.5x"),)))
+    assert model_said and "37.5x" in model_said[0]
+    uncited = problems(Line(f"It reports “{claim}”.", (), (Figure(claim, number),)))
+    assert uncited and "uncited" in uncited[0]
+    unrecorded = problems(Line(f"X ({cited}, [PR#{other}]({other_url})).", (number,)))
+    assert unrecorded and "but cites" in unrecorded[0]
+    assert problems(Line(f"Adds `foo ({cited}).", (number,)))
+    assert problems(Line(f"Adds **foo ({cited}).", (number,)))
+
+
+def test_the_deterministic_writer_passes_its_document_through_the_verifier(
+    context: DigestContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A figure the builder let through (its own check failing open) is refused before the
+    digest becomes Markdown; a figure the PR states is quoted and counted."""
+    digest = deterministic_digest(context)
+    quoted = [f for line in digest.lines() for f in line.figures]
+    cited = [n for line in digest.lines() for n in line.cites]
+    assert cited and set(cited) <= set(context.prs)
+    assert digest.closing.startswith(f"All {len(cited)} citations and {len(quoted)} figure")
+    area = next(a for a in context.areas if a.themes and a.themes[0].prs)
+    theme = dataclasses.replace(
+        area.themes[0], figures=(Quote("37.5x faster inference", area.themes[0].prs[0]),)
+    )
+    invented = dataclasses.replace(
+        context,
+        areas=tuple(
+            dataclasses.replace(a, themes=(theme, *a.themes[1:])) if a is area else a
+            for a in context.areas
+        ),
+    )
+    assert "37.5x" not in write_digest(invented)  # the builder's own check leaves it out
+    monkeypatch.setattr(Ledger, "figure_ok", lambda self, text, number: True)
+    with pytest.raises(TemplateError, match="37.5x faster inference"):
+        write_digest(invented)
+
+
+def _arm_theme(prs: list[int], summary: str):  # type: ignore[no-untyped-def]
+    def responder(prompt: Prompt) -> str:
+        if "Backends: Arm" not in prompt.areas:
+            return themes_for(prompt, [])
+        theme = {"area": "Backends: Arm", "name": "Ethos-U55", "summary": summary, "prs": prs}
+        return themes_for(prompt, [theme])
+
+    return areas_only(responder)
+
+
+def test_an_llm_line_quoting_a_figure_its_pr_does_not_state_is_refused(
+    store, context: DigestContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the sentence checks let an invented figure through, the digest's verifier —
+    the deterministic writer's — refuses the document: the deterministic digest is
+    published instead, with a warning."""
+    monkeypatch.setattr(Verifier, "_figures_supported", lambda self, *args: True)
+    summary = "Adds Amax support for Ethos-U55 with 37.5x speedups."
+    with FakeLLMServer(_arm_theme([ARM_PR], summary)) as server:
+        markdown, writer, warnings, _ = write(store, context, server)
+    assert writer == "deterministic"
+    assert any("failed its final audit" in w and "37.5x" in w for w in warnings), warnings
+    assert "37.5x" not in markdown
+
+
+def test_an_llm_line_citing_a_pr_outside_the_window_is_refused(
+    store, context: DigestContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the sentence checks pass a theme unread, its PR from outside the window
+    reaches the document, and the digest's verifier refuses it."""
+    monkeypatch.setattr(Verifier, "check_theme", lambda self, theme: theme)
+    with FakeLLMServer(_arm_theme([999999, ARM_PR], "Adds Amax support for Ethos-U55.")) as server:
+        markdown, writer, warnings, _ = write(store, context, server)
+    assert writer == "deterministic"
+    assert any("failed its final audit" in w and "999999" in w for w in warnings), warnings
+    assert "999999" not in markdown
