@@ -127,8 +127,11 @@ def test_a_stack_across_areas_is_one_series_told_where_most_of_it_lands(
     assert len(lines) == 1, markdown
     assert {int(n) for n in _LINK.findall(lines[0])} == {201, 202, 203, 204}
     assert "four-part series" in lines[0]
-    home, away = context["prs"]["201"]["area"], context["prs"]["203"]["area"]
-    assert home != away  # each PR is still counted in its own area
+    home = context["prs"]["201"]["area"]
+    # one effort, one area: the CLI PR is filed and counted where the series is told
+    assert context["prs"]["203"]["area"] == home, context["prs"]["203"]
+    assert {context["prs"][str(n)]["area"] for n in (202, 204)} == {home}
+    assert context["prs"]["205"]["area"] != home  # the CLI's own PRs stay the CLI's
     section = next(s for s in markdown.split("\n### ") if lines[0] in s)
     heading, _, _ = section.partition("\n")
     # told in the area holding three of its four PRs: its section, or its line in the tail
@@ -205,3 +208,27 @@ def test_part_markers_across_areas_are_one_series(tmp_path: Path) -> None:
     assert {int(n) for n in _LINK.findall(lines[0])} == {601, 602, 603}
     sections = markdown.split("\n---\n", 1)[1]  # Key Takeaways may lead with it
     assert len(re.findall(r"\[PR#603\]", sections)) == 1  # told once, not again in its area
+
+
+def test_the_name_after_a_part_marker_makes_one_series_filed_in_one_area(
+    tmp_path: Path,
+) -> None:
+    """`[1/x] docs update`, `[2/x] docs update: separate quick start`, `[3/x] docs update:
+    fix a docstring` (the last changes only a code file): the name after the marker says
+    they are one series; it is told once, by that name, and every part is filed and
+    counted under the area holding most of it (Docs), not the docstring's code."""
+    records = [
+        _record(701, "[1/x] docs update", "docs/index.md"),
+        _record(702, "[2/x] docs update: separate quick start", "docs/quick_start.md"),
+        _record(703, "[3/x] docs update: fix KernelPreference docstring", "widgets/core/prefs.py"),
+        _record(704, "[4/x] docs update: move workflow overview to docs", "docs/workflows.md"),
+        *_filler(710, 6),
+    ]  # fmt: skip
+    markdown, context = _digest(tmp_path, records)
+    lines = _series_lines(markdown)
+    assert len(lines) == 1 and "four-part series on docs update" in lines[0], markdown
+    assert lines[0].startswith("*   **Docs update:**") or "**Docs update" in lines[0], lines
+    assert {int(n) for n in _LINK.findall(lines[0])} == {701, 702, 703, 704}
+    areas = {context["prs"][str(n)]["area"] for n in (701, 702, 703, 704)}
+    assert areas == {context["prs"]["701"]["area"]}, areas
+    assert context["prs"]["710"]["area"] not in areas  # the rest of the code stays its own

@@ -70,8 +70,8 @@ def series_homes(items: Sequence[Item]) -> dict[int, str]:
         groups.join(i, root)
     marked: dict[tuple[str, str], int] = {}
     for i, it in enumerate(pool):
-        if it.clean.series_marker and it.key:
-            first = marked.setdefault((it.pr.author_email or it.pr.author_name, it.key), i)
+        if it.series:
+            first = marked.setdefault((it.pr.author_email or it.pr.author_name, it.series), i)
             groups.join(i, first)
     by_root: dict[int, list[Item]] = {}
     for i, it in enumerate(pool):

@@ -6,7 +6,7 @@ revert or reland undoes or redoes), `stacks` (ghstack stacks), `spelling` (how t
 titles write words and names), `patterns` (the shared pieces). Pure: imports only the models.
 """
 
-from .parts import series_key, series_stem, strip_part_markers
+from .parts import series_key, series_label, series_name, series_stem, strip_part_markers
 from .patterns import comparable, normalize_tag
 from .reverts import Pairing, abbreviated_reverts, kind_of, pair_all, quoted_title
 from .spelling import Spelling, TitleWords
@@ -34,7 +34,9 @@ __all__ = [
     "reland_rest",
     "revert_rest",
     "series_key",
+    "series_label",
     "series_links",
+    "series_name",
     "series_stem",
     "stack_groups",
     "stack_numbers",
