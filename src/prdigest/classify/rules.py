@@ -25,6 +25,9 @@ UNAMBIGUOUS_PATHS = 0.8  # path evidence this sure counts as strong
 # A fallback area tagged so holds tests: they exercise the component whose directory holds
 # them (or that `test/<x>` mirrors); docs, CI and build files are about the docs and the build.
 _COMPONENT_BOUND = frozenset({"test", "tests", "testing"})
+# Directories of harness code: tests and benchmarks sit where the harness is kept (a MoE
+# benchmark script under `benchmarks/float8/`); a title naming what they exercise beats it.
+_HARNESS_DIRS = frozenset("__tests__ androidTest bench benchmark benchmarks test tests".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,8 @@ class RuleEngine:
         vote = self.vote_paths(pr)
         if candidates:
             index, evidence = self._choose_tag(candidates, vote)
+            if _harness_only(pr):
+                return self._area(index, evidence)
             return self._resolve_tag_against_paths(index, evidence, vote)
         if vote.winner is not None:
             return self._area(vote.winner, "paths", vote.share)
@@ -385,6 +390,13 @@ def to_classification(area: Decision, kind: Decision, profile: str) -> Classific
         kind_rule=kind.rule,
         confidence=round(area.confidence, 3),
         profile=profile,
+    )
+
+
+def _harness_only(pr: PullRequest) -> bool:
+    """Whether every changed file is a test or a benchmark (by a directory of its path)."""
+    return bool(pr.files) and all(
+        not _HARNESS_DIRS.isdisjoint(change.path.split("/")[:-1]) for change in pr.files
     )
 
 
