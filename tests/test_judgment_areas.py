@@ -79,3 +79,35 @@ def test_a_benchmark_script_keeps_the_area_its_title_names_generic_profile(
     areas = _areas(tmp_path, repo, records, "--profile", "generic")
     assert areas["401"] == areas["410"], areas
     assert areas["430"] == areas["420"] != areas["410"], areas  # untagged: where its files are
+
+
+def test_prototype_quantization_is_quantization_ao_profile(tmp_path: Path) -> None:
+    """`torchao/prototype/quantization/` is quantization's prototype half and GPTQ lives in
+    `torchao/quantization/GPTQ/`: both are filed with Quantization, where readers look for
+    quantization APIs; other prototypes stay Prototype."""
+    repo = "pytorch/ao"
+    records = [
+        _record(repo, 501, "Float8StaticActivationFloat8WeightConfig using keepdim=True", "torchao/prototype/quantization/quant_api.py", "test/prototype/quantization/test_static.py"),
+        _record(repo, 502, "remove old GPTQ implementation", "torchao/quantization/GPTQ/GPTQ.py", "test/quantization/test_gptq.py"),
+        _record(repo, 503, "add keepdim support for the observer", "torchao/quantization/observer.py"),
+        _record(repo, 504, "low precision attention: fuse RoPE", "torchao/prototype/attention/rope.py", author="Bo"),
+    ]  # fmt: skip
+    areas = _areas(tmp_path, repo, records)
+    assert areas["501"] == areas["502"] == areas["503"] == "Quantization", areas
+    assert areas["504"] == "Prototype", areas
+
+
+def test_a_platform_tag_beats_a_component_tag_beside_it_ao_profile(tmp_path: Path) -> None:
+    """`[ROCm][INT4] …` on Quantization's files is the ROCm stream's work, as `[ROCm]` alone
+    would be; a CI tag beside a platform (`[ci][aarch64] wheels`) still says it is CI."""
+    repo = "pytorch/ao"
+    records = [
+        _record(repo, 601, "[ROCm][INT4] Configurable ntile size for TilePacked format", "torchao/quantization/quant_api.py"),
+        _record(repo, 602, "[ROCm] enable fp8 kernel tests on MI300", "test/prototype/moe_training/test_kernels.py"),
+        _record(repo, 603, "[ci][aarch64] add Linux aarch64 wheels", ".github/workflows/build_wheels_aarch64_linux.yml"),
+        _record(repo, 604, "[INT4] tile packed layout cleanup", "torchao/quantization/quant_api.py", author="Bo"),
+    ]  # fmt: skip
+    areas = _areas(tmp_path, repo, records)
+    assert areas["601"] == areas["602"] == "ROCm", areas
+    assert areas["603"] == "CI/Build", areas
+    assert areas["604"] == "Quantization", areas

@@ -183,9 +183,14 @@ class RuleEngine:
         return found
 
     def _tag_area(self, name: str) -> int | None:
-        """The area a tag or prefix names: as written, else its longest leading words that
-        are a tag (`qualcomm ai engine direct` … `qualcomm`), else its longest trailing
-        ones (`mxfp8 moe training` → `moe training`: a qualifier before the subject)."""
+        """The area a tag or prefix names (its first rule, as the path vote counts it): as
+        written, else its longest leading words that are a tag (`qualcomm ai engine direct`
+        … `qualcomm`), else its longest trailing ones (`mxfp8 moe training` → `moe
+        training`: a qualifier before the subject)."""
+        index = self._tag_rule(name)
+        return None if index is None else self._same_area[index]
+
+    def _tag_rule(self, name: str) -> int | None:
         index = self._area_by_tag.get(name)
         if index is not None or " " not in name:
             return index
@@ -202,8 +207,17 @@ class RuleEngine:
 
     def _choose_tag(self, candidates: list[tuple[int, str]], vote: PathVote) -> tuple[int, str]:
         """Several areas named (`[Recipes][CoreML]`): the one owning most of the change; ties → title order.
-        A component named and owning changed files beats a docs, CI or test area named beside
+        A platform or team stream (`cross_cutting`) beats the components named beside it:
+        `[ROCm][INT4] configurable tile size` is ROCm work, as its tag beats the paths (a
+        docs, CI or test tag beside it keeps the rules below: `[ci][aarch64] wheels`). A
+        component named and owning changed files beats a docs, CI or test area named beside
         it: `[moe training] readme updates` on the component's README is the component's."""
+
+        named = [self.areas[index] for index, _ in candidates]
+        if not any(rule.fallback for rule in named):
+            for candidate, rule in zip(candidates, named, strict=True):
+                if rule.cross_cutting:
+                    return candidate
 
         def weight(candidate: tuple[int, str]) -> tuple[bool, float]:
             index = candidate[0]
