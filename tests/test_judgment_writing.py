@@ -232,3 +232,44 @@ def test_the_name_after_a_part_marker_makes_one_series_filed_in_one_area(
     areas = {context["prs"][str(n)]["area"] for n in (701, 702, 703, 704)}
     assert areas == {context["prs"]["701"]["area"]}, areas
     assert context["prs"]["710"]["area"] not in areas  # the rest of the code stays its own
+
+
+def _patched(record: dict[str, Any], patch: str) -> dict[str, Any]:
+    record["files"][0]["patch"] = patch
+    return record
+
+
+def test_a_pr_using_a_function_its_author_added_that_week_is_filed_with_it(
+    tmp_path: Path,
+) -> None:
+    """Ada adds `triton_to_mxfp8_dim0` in the formats code, then wires it into MoE training:
+    one effort in two steps, filed where the wiring lands (MoE), where a reader of MoE
+    training looks. A common name (`forward`) used by another of her PRs joins nothing."""
+    kernel = _patched(
+        _record(
+            801,
+            "add triton kernel for mxfp8 quantization along dim0",
+            "widgets/formats/kernels.py",
+            lines=180,
+        ),
+        "@@ -1,2 +1,9 @@\n+def triton_to_mxfp8_dim0(x, block_size=32):\n+    return _cast(x)\n+def forward(x):\n+    return x\n",
+    )
+    wiring = _patched(
+        _record(802, "integrate mxfp8 dim0 cast kernel", "widgets/moe/grouped_mm.py", lines=20),
+        "@@ -1,2 +1,4 @@\n+from widgets.formats.kernels import triton_to_mxfp8_dim0\n+    y = triton_to_mxfp8_dim0(x)\n",
+    )
+    other = _patched(
+        _record(803, "tidy the float8 linear", "widgets/float8/linear.py"),
+        "@@ -1,2 +1,3 @@\n+    return forward(x)\n",
+    )
+    records = [
+        kernel, wiring, other,
+        *[_record(810 + i, f"nvfp4 cast fix {i}", f"widgets/formats/f{i}.py", author="Bo") for i in range(3)],
+        *[_record(820 + i, f"grouped gemm step {i}", f"widgets/moe/m{i}.py", author="Cy") for i in range(3)],
+        *[_record(830 + i, f"float8 scale fix {i}", f"widgets/float8/s{i}.py", author="Di") for i in range(3)],
+    ]  # fmt: skip
+    _, context = _digest(tmp_path, records)
+    areas = {n: pr["area"] for n, pr in context["prs"].items()}
+    assert areas["801"] == areas["802"] == areas["820"], areas
+    assert areas["810"] != areas["801"], areas  # the formats code keeps its own area
+    assert areas["803"] == areas["830"] != areas["801"], areas  # `forward` joins nothing
