@@ -111,3 +111,21 @@ def test_a_platform_tag_beats_a_component_tag_beside_it_ao_profile(tmp_path: Pat
     assert areas["601"] == areas["602"] == "ROCm", areas
     assert areas["603"] == "CI/Build", areas
     assert areas["604"] == "Quantization", areas
+
+
+def test_a_prototypes_benchmarks_may_skip_the_prototype_level_generic_profile(
+    tmp_path: Path,
+) -> None:
+    """`benchmarks/mx_formats/` benchmarks `widgets/prototype/mx_formats/` (the layout
+    pytorch/ao uses): filed with it, not under a catch-all Benchmarks area."""
+    repo = "acme/widgets"
+    records = [
+        *[_record(repo, 700 + i, f"mx cast fix {i}", f"widgets/prototype/mx_formats/m{i}.py") for i in range(4)],
+        *[_record(repo, 710 + i, f"float8 fix {i}", f"widgets/float8/f{i}.py", author="Bo") for i in range(4)],
+        *[_record(repo, 720 + i, f"attention step {i}", f"widgets/prototype/attention/a{i}.py", author="Cy") for i in range(4)],
+        _record(repo, 730, "add nvfp4 cast benchmarks", "benchmarks/mx_formats/cast_bench.py", author="Di"),
+        _record(repo, 731, "faster dashboard upload", "benchmarks/dashboard/upload.py", author="Di"),
+    ]  # fmt: skip
+    areas = _areas(tmp_path, repo, records, "--profile", "generic")
+    assert areas["730"] == areas["700"], areas
+    assert areas["731"] != areas["700"], areas
