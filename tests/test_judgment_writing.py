@@ -127,8 +127,11 @@ def test_a_stack_across_areas_is_one_series_told_where_most_of_it_lands(
     assert len(lines) == 1, markdown
     assert {int(n) for n in _LINK.findall(lines[0])} == {201, 202, 203, 204}
     assert "four-part series" in lines[0]
-    home, away = context["prs"]["201"]["area"], context["prs"]["203"]["area"]
-    assert home != away  # each PR is still counted in its own area
+    home = context["prs"]["201"]["area"]
+    # one effort, one area: the CLI PR is filed and counted where the series is told
+    assert context["prs"]["203"]["area"] == home, context["prs"]["203"]
+    assert {context["prs"][str(n)]["area"] for n in (202, 204)} == {home}
+    assert context["prs"]["205"]["area"] != home  # the CLI's own PRs stay the CLI's
     section = next(s for s in markdown.split("\n### ") if lines[0] in s)
     heading, _, _ = section.partition("\n")
     # told in the area holding three of its four PRs: its section, or its line in the tail
@@ -238,3 +241,68 @@ def test_part_markers_across_areas_are_one_series(tmp_path: Path) -> None:
     assert {int(n) for n in _LINK.findall(lines[0])} == {601, 602, 603}
     sections = markdown.split("\n---\n", 1)[1]  # Key Takeaways may lead with it
     assert len(re.findall(r"\[PR#603\]", sections)) == 1  # told once, not again in its area
+
+
+def test_the_name_after_a_part_marker_makes_one_series_filed_in_one_area(
+    tmp_path: Path,
+) -> None:
+    """`[1/x] docs update`, `[2/x] docs update: separate quick start`, `[3/x] docs update:
+    fix a docstring` (the last changes only a code file): the name after the marker says
+    they are one series; it is told once, by that name, and every part is filed and
+    counted under the area holding most of it (Docs), not the docstring's code."""
+    records = [
+        _record(701, "[1/x] docs update", "docs/index.md"),
+        _record(702, "[2/x] docs update: separate quick start", "docs/quick_start.md"),
+        _record(703, "[3/x] docs update: fix KernelPreference docstring", "widgets/core/prefs.py"),
+        _record(704, "[4/x] docs update: move workflow overview to docs", "docs/workflows.md"),
+        *_filler(710, 6),
+    ]  # fmt: skip
+    markdown, context = _digest(tmp_path, records)
+    lines = _series_lines(markdown)
+    assert len(lines) == 1 and "four-part series on docs update" in lines[0], markdown
+    assert lines[0].startswith("*   **Docs update:**") or "**Docs update" in lines[0], lines
+    assert {int(n) for n in _LINK.findall(lines[0])} == {701, 702, 703, 704}
+    areas = {context["prs"][str(n)]["area"] for n in (701, 702, 703, 704)}
+    assert areas == {context["prs"]["701"]["area"]}, areas
+    assert context["prs"]["710"]["area"] not in areas  # the rest of the code stays its own
+
+
+def _patched(record: dict[str, Any], patch: str) -> dict[str, Any]:
+    record["files"][0]["patch"] = patch
+    return record
+
+
+def test_a_pr_using_a_function_its_author_added_that_week_is_filed_with_it(
+    tmp_path: Path,
+) -> None:
+    """Ada adds `triton_to_mxfp8_dim0` in the formats code, then wires it into MoE training:
+    one effort in two steps, filed where the wiring lands (MoE), where a reader of MoE
+    training looks. A common name (`forward`) used by another of her PRs joins nothing."""
+    kernel = _patched(
+        _record(
+            801,
+            "add triton kernel for mxfp8 quantization along dim0",
+            "widgets/formats/kernels.py",
+            lines=180,
+        ),
+        "@@ -1,2 +1,9 @@\n+def triton_to_mxfp8_dim0(x, block_size=32):\n+    return _cast(x)\n+def forward(x):\n+    return x\n",
+    )
+    wiring = _patched(
+        _record(802, "integrate mxfp8 dim0 cast kernel", "widgets/moe/grouped_mm.py", lines=20),
+        "@@ -1,2 +1,4 @@\n+from widgets.formats.kernels import triton_to_mxfp8_dim0\n+    y = triton_to_mxfp8_dim0(x)\n",
+    )
+    other = _patched(
+        _record(803, "tidy the float8 linear", "widgets/float8/linear.py"),
+        "@@ -1,2 +1,3 @@\n+    return forward(x)\n",
+    )
+    records = [
+        kernel, wiring, other,
+        *[_record(810 + i, f"nvfp4 cast fix {i}", f"widgets/formats/f{i}.py", author="Bo") for i in range(3)],
+        *[_record(820 + i, f"grouped gemm step {i}", f"widgets/moe/m{i}.py", author="Cy") for i in range(3)],
+        *[_record(830 + i, f"float8 scale fix {i}", f"widgets/float8/s{i}.py", author="Di") for i in range(3)],
+    ]  # fmt: skip
+    _, context = _digest(tmp_path, records)
+    areas = {n: pr["area"] for n, pr in context["prs"].items()}
+    assert areas["801"] == areas["802"] == areas["820"], areas
+    assert areas["810"] != areas["801"], areas  # the formats code keeps its own area
+    assert areas["803"] == areas["830"] != areas["801"], areas  # `forward` joins nothing

@@ -82,6 +82,13 @@ def build_context(
     idf = inverse_document_frequency(
         [it.terms for it in built] + [title_terms(pr) for pr, _ in previous]
     )
+    # A series is one effort: filed, counted and told once, where most of it lands (issue
+    # 19: readers file a series under one section; the cleanup PR of an Arm series is Arm's).
+    homes = series_homes(prs)
+    for it in prs:
+        home = homes.get(id(it))
+        if home is not None and home != it.cls.area:
+            it.cls = replace(it.cls, area=home, area_rule=f"{it.cls.area_rule}+series")
     by_area: dict[str, list[Item]] = defaultdict(list)
     for it in prs:
         by_area[it.cls.area].append(it)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..reading import strip_part_markers
 from .english import as_clause, is_verb, number_word, sentence_case
 from .groups import Candidate
-from .items import Item
+from .items import Item, stated_series
 from .naming import WORDS
 from .stated_action import what_it_does
 
@@ -74,9 +74,12 @@ def describe(
     if cand.kind == "series":
         n = len(members)
         base = (
-            phrase
-            if phrase and is_verb(phrase.split()[0]) and len(phrase.split()) >= 3
-            else strip_part_markers(rep.clean.text)
+            stated_series(members)  # the name its titles give it: no one part speaks for all
+            or (
+                phrase
+                if phrase and is_verb(phrase.split()[0]) and len(phrase.split()) >= 3
+                else strip_part_markers(rep.clean.text)
+            )
         )
         clause = _lower_first_verb(as_clause(base))
         if clause == base:  # not verb-led: say what the series is about

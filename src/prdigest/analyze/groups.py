@@ -120,10 +120,10 @@ def find_candidates(
     # same author, part markers (`pt.4`, `(group 2)`), same opening words
     by_opening: dict[tuple[str, str], set[int]] = defaultdict(set)
     for i, it in enumerate(pool):
-        if it.clean.series_marker:
-            by_opening[(it.pr.author_email or it.pr.author_name, " ".join(it.key.split()[:2]))].add(
-                i
-            )
+        if it.series:
+            by_opening[
+                (it.pr.author_email or it.pr.author_name, " ".join(it.series.split()[:2]))
+            ].add(i)
     for (author, opening), members in sorted(by_opening.items()):
         if len(members) >= 2 and opening:
             out.append(

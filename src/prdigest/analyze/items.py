@@ -9,7 +9,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Classification, PullRequest
-from ..reading import CleanTitle, clean_title, series_key, series_links, stack_numbers
+from ..reading import (
+    CleanTitle,
+    clean_title,
+    series_key,
+    series_label,
+    series_links,
+    series_name,
+    stack_numbers,
+)
 from .claims import find_claims
 from .english import VERB_NOUNS
 from .symbols import find_symbols
@@ -84,6 +92,7 @@ class Item:
     cls: Classification
     clean: CleanTitle
     key: str
+    series: str  # a part-marked title's series name (`series_name`); "" without a marker
     tags: list[str]
     terms: set[str]
     symbols: list[str]
@@ -150,6 +159,16 @@ def home_directory(pr: PullRequest) -> str:
     return best
 
 
+def stated_series(members: Sequence[Item]) -> str:
+    """The name the titles give their series after the part marker (`[2/x] docs update:
+    separate quick start` → `docs update`), as first written, when every member is of
+    that series; "" otherwise."""
+    names = {it.series for it in members}
+    if len(names) != 1 or not next(iter(names)):
+        return ""
+    return next((label for it in members if (label := series_label(it.clean.tags))), "")
+
+
 def title_terms(pr: PullRequest) -> set[str]:
     """The TF-IDF terms of a title alone (for background windows: no claims, no paths)."""
     clean = clean_title(pr.title, pr.number)
@@ -165,6 +184,7 @@ def build_item(pr: PullRequest, cls: Classification) -> Item:
         cls=cls,
         clean=clean,
         key=series_key(clean.text),
+        series=series_name(clean.text, clean.tags) if clean.series_marker else "",
         tags=tags,
         terms=terms_of(clean, symbols, tags),
         symbols=symbols,

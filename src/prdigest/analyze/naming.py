@@ -16,7 +16,7 @@ from ..reading import strip_part_markers
 from ..reading.spelling import Spelling
 from .english import VERB_NOUNS, is_verb, sentence_case, verb_base
 from .groups import Candidate, area_words, names_area
-from .items import STOPWORDS, Item
+from .items import STOPWORDS, Item, stated_series
 
 HAND_KEPT = Spelling()
 
@@ -273,6 +273,8 @@ def theme_name(
     """The theme's name; `spelling` says how the repository writes the words of a path."""
     if cand.kind == "path":
         return f"{_directory_name(cand.label, spelling)} (`{cand.label}`)"
+    if cand.kind == "series" and (stated := stated_series(members or [rep])):
+        return sentence_case(stated)  # `[3/x] docs update: …` → Docs update
     if cand.kind == "template":
         masked = cand.key.split(":", 1)[1].split()
         words = WORDS.findall(strip_part_markers(rep.clean.text))

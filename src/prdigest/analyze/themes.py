@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ..reading import Groups, stack_groups, strip_part_markers
+from ..reading import Groups, defined_names, stack_groups, strip_part_markers, used_names
 from ..reading.spelling import Spelling
 from .describe import describe, slot_merge
 from .english import sentence_case
@@ -59,11 +59,13 @@ class Theme:
 
 
 def series_homes(items: Sequence[Item]) -> dict[int, str]:
-    """Where each cross-area series is told: for every PR (by `id`) of a series whose PRs
-    lie in several areas — a stack or stated continuation, or one author's titles with part
-    markers that are the same once markers and numbers are gone — the area holding most of
-    them (then most of their lines, then the first by name). The series is told once,
-    there, with all its parts; the other areas still count their PRs."""
+    """Where each cross-area series is told and filed: for every PR (by `id`) of a series
+    whose PRs lie in several areas — a stack or stated continuation, one author's titles
+    with part markers that are the same once markers and numbers are gone (or that name
+    the same series after the marker), or one author's PRs using a function or class
+    another of them adds — the area holding most of them (then the area of the PRs that
+    use the others', where the effort lands; then most of their lines, then the first by
+    name). The series is told once, there, with all its parts."""
     pool = [it for it in items if not (it.is_revert or it.reverted or it.is_reland)]
     roots = stack_groups([it.number for it in pool], [it.stack for it in pool])
     groups = Groups(len(pool))
@@ -71,9 +73,10 @@ def series_homes(items: Sequence[Item]) -> dict[int, str]:
         groups.join(i, root)
     marked: dict[tuple[str, str], int] = {}
     for i, it in enumerate(pool):
-        if it.clean.series_marker and it.key:
-            first = marked.setdefault((it.pr.author_email or it.pr.author_name, it.key), i)
+        if it.series:
+            first = marked.setdefault((it.pr.author_email or it.pr.author_name, it.series), i)
             groups.join(i, first)
+    builders = _join_builders(pool, groups)
     by_root: dict[int, list[Item]] = {}
     for i, it in enumerate(pool):
         by_root.setdefault(groups.find(i), []).append(it)
@@ -83,11 +86,34 @@ def series_homes(items: Sequence[Item]) -> dict[int, str]:
         if len(members) < 2 or len(areas) < 2:
             continue
         prs = Counter(m.cls.area for m in members)
+        wiring = Counter(m.cls.area for m in members if id(m) in builders)
         lines = Counter({a: sum(m.lines for m in members if m.cls.area == a) for a in areas})
-        home = min(areas, key=lambda a: (-prs[a], -lines[a], a))
+        home = min(areas, key=lambda a: (-prs[a], -wiring[a], -lines[a], a))
         for m in members:
             homes[id(m)] = home
     return homes
+
+
+def _join_builders(pool: Sequence[Item], groups: Groups) -> set[int]:
+    """Join each PR to the PRs of its author whose functions or classes its diff uses (one
+    effort in steps: a kernel, then the PR that wires it in); returns the PRs (by `id`)
+    that use another's: where they land says whose effort it is."""
+    definers: dict[tuple[str, str], list[int]] = {}
+    for i, it in enumerate(pool):
+        author = it.pr.author_email or it.pr.author_name
+        for name in defined_names(it.pr.files):
+            definers.setdefault((author, name), []).append(i)
+    builders: set[int] = set()
+    if not definers:
+        return builders
+    for i, it in enumerate(pool):
+        author = it.pr.author_email or it.pr.author_name
+        for name in used_names(it.pr.files):
+            for j in definers.get((author, name), ()):
+                if j != i:
+                    groups.join(i, j)
+                    builders.add(id(it))
+    return builders
 
 
 def theme_limit(count: int, internal: int = 0) -> int:

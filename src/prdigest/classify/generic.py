@@ -13,7 +13,8 @@ end: `AREA_BASIS`), it
    its every subdirectory is an area, its busy top-level modules too (`tracking.py` →
    Tracking), and its other top-level files are its Core;
 4. maps `test/<x>/…` and `benchmarks/<x>/…` onto the area of `<pkg>/<x>/…` when one
-   exists, so tests and benchmarks count for the component they exercise, and
+   exists (and of `<pkg>/prototype/<x>/…`, the one component so named: pytorch/ao's
+   `benchmarks/mx_formats`), so tests and benchmarks count for the component they exercise, and
    `examples/<x>/…` onto the one area named after a directory `<x>` (`backends/arm`):
    an example of the Arm backend is the Arm backend's work;
 5. spells names as the repository's titles write them (`qwen3_5` → Qwen3.5, `mx_formats`
@@ -141,6 +142,11 @@ def derive_areas(prs: Sequence[PullRequest], spelling: Spelling | None = None) -
             globs += [f"{root}/{tail}/**" for root in mirror_roots] + [
                 f"{root}/test_{stripped[key][-1]}*" for root in mirror_roots
             ]
+            trial = stripped[key]
+            if len(trial) == 2 and trial[0] in TRIAL_DIRS and leaf_counts[trial[1]] == 1:
+                # a prototype's tests or benchmarks may skip the `prototype/` level
+                # (`benchmarks/mx_formats` for `<pkg>/prototype/mx_formats`)
+                globs += [f"{root}/{trial[1]}/**" for root in mirror_roots]
         if key in examples:
             globs.append("/".join(examples[key]) + "/**")
         tags = [normalize_tag(key[-1])] if leaf_counts[key[-1]] == 1 and len(key[-1]) >= 3 else []

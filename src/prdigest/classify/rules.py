@@ -25,6 +25,9 @@ UNAMBIGUOUS_PATHS = 0.8  # path evidence this sure counts as strong
 # A fallback area tagged so holds tests: they exercise the component whose directory holds
 # them (or that `test/<x>` mirrors); docs, CI and build files are about the docs and the build.
 _COMPONENT_BOUND = frozenset({"test", "tests", "testing"})
+# Directories of harness code: tests and benchmarks sit where the harness is kept (a MoE
+# benchmark script under `benchmarks/float8/`); a title naming what they exercise beats it.
+_HARNESS_DIRS = frozenset("__tests__ androidTest bench benchmark benchmarks test tests".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,8 @@ class RuleEngine:
         vote = self.vote_paths(pr)
         if candidates:
             index, evidence = self._choose_tag(candidates, vote)
+            if _harness_only(pr):
+                return self._area(index, evidence)
             return self._resolve_tag_against_paths(index, evidence, vote)
         if vote.winner is not None:
             return self._area(vote.winner, "paths", vote.share)
@@ -178,9 +183,14 @@ class RuleEngine:
         return found
 
     def _tag_area(self, name: str) -> int | None:
-        """The area a tag or prefix names: as written, else its longest leading words that
-        are a tag (`qualcomm ai engine direct` … `qualcomm`), else its longest trailing
-        ones (`mxfp8 moe training` → `moe training`: a qualifier before the subject)."""
+        """The area a tag or prefix names (its first rule, as the path vote counts it): as
+        written, else its longest leading words that are a tag (`qualcomm ai engine direct`
+        … `qualcomm`), else its longest trailing ones (`mxfp8 moe training` → `moe
+        training`: a qualifier before the subject)."""
+        index = self._tag_rule(name)
+        return None if index is None else self._same_area[index]
+
+    def _tag_rule(self, name: str) -> int | None:
         index = self._area_by_tag.get(name)
         if index is not None or " " not in name:
             return index
@@ -197,8 +207,17 @@ class RuleEngine:
 
     def _choose_tag(self, candidates: list[tuple[int, str]], vote: PathVote) -> tuple[int, str]:
         """Several areas named (`[Recipes][CoreML]`): the one owning most of the change; ties → title order.
-        A component named and owning changed files beats a docs, CI or test area named beside
+        A platform or team stream (`cross_cutting`) beats the components named beside it:
+        `[ROCm][INT4] configurable tile size` is ROCm work, as its tag beats the paths (a
+        docs, CI or test tag beside it keeps the rules below: `[ci][aarch64] wheels`). A
+        component named and owning changed files beats a docs, CI or test area named beside
         it: `[moe training] readme updates` on the component's README is the component's."""
+
+        named = [self.areas[index] for index, _ in candidates]
+        if not any(rule.fallback for rule in named):
+            for candidate, rule in zip(candidates, named, strict=True):
+                if rule.cross_cutting:
+                    return candidate
 
         def weight(candidate: tuple[int, str]) -> tuple[bool, float]:
             index = candidate[0]
@@ -385,6 +404,13 @@ def to_classification(area: Decision, kind: Decision, profile: str) -> Classific
         kind_rule=kind.rule,
         confidence=round(area.confidence, 3),
         profile=profile,
+    )
+
+
+def _harness_only(pr: PullRequest) -> bool:
+    """Whether every changed file is a test or a benchmark (by a directory of its path)."""
+    return bool(pr.files) and all(
+        not _HARNESS_DIRS.isdisjoint(change.path.split("/")[:-1]) for change in pr.files
     )
 
 

@@ -6,7 +6,8 @@ revert or reland undoes or redoes), `stacks` (ghstack stacks), `spelling` (how t
 titles write words and names), `patterns` (the shared pieces). Pure: imports only the models.
 """
 
-from .parts import series_key, series_stem, strip_part_markers
+from .name_uses import defined_names, used_names
+from .parts import series_key, series_label, series_name, series_stem, strip_part_markers
 from .patterns import comparable, normalize_tag
 from .reverts import Pairing, abbreviated_reverts, kind_of, pair_all, quoted_title
 from .spelling import Spelling, TitleWords
@@ -24,6 +25,7 @@ __all__ = [
     "abbreviated_reverts",
     "clean_title",
     "comparable",
+    "defined_names",
     "is_reland",
     "is_revert",
     "kind_of",
@@ -34,11 +36,14 @@ __all__ = [
     "reland_rest",
     "revert_rest",
     "series_key",
+    "series_label",
     "series_links",
+    "series_name",
     "series_stem",
     "stack_groups",
     "stack_numbers",
     "strip_noise",
     "strip_part_markers",
     "undoes_a_revert",
+    "used_names",
 ]

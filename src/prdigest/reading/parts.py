@@ -56,6 +56,25 @@ def series_key(clean_text: str) -> str:
     return SPACES.sub(" ", text).strip()
 
 
+def series_label(tags: tuple[str, ...]) -> str:
+    """The name a title gives its series right after a bracketed part marker, as written
+    (`[8/x] docs update: fix a docstring` → `docs update`: the step follows the colon);
+    "" when none follows. `tags` are a cleaned title's, in title order."""
+    for before, after in zip(tags, tags[1:], strict=False):
+        if SERIES_TAG.match(before.replace(" ", "")) and not SERIES_TAG.match(
+            after.replace(" ", "")
+        ):
+            return after
+    return ""
+
+
+def series_name(text: str, tags: tuple[str, ...]) -> str:
+    """The series a part-marked title belongs to, as `series_key` writes it: its
+    `series_label`, else the title without markers and numbers (`[1/x] docs update` →
+    `docs update`). `text` and `tags` are a cleaned title's."""
+    return series_key(series_label(tags) or text)
+
+
 def series_stem(title: str) -> str | None:
     """For a title with a part marker (`[2/3]`, `part 2`, `(1/N)`), the title without it,
     lower-cased: PRs sharing a stem did one thing. None when there is no marker."""
