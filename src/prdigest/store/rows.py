@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +19,7 @@ def raw_json(pr: PullRequest) -> str | None:
     return json.dumps(_without_patches(pr.raw), sort_keys=True)
 
 
-def _without_patches(raw: dict[str, Any]) -> dict[str, Any]:
+def _without_patches(raw: Mapping[str, object]) -> Mapping[str, object]:
     files = raw.get("files")
     if not isinstance(files, list) or not any(
         isinstance(f, dict) and ("patch" in f or "patch_truncated" in f) for f in files
