@@ -15,7 +15,7 @@ import click
 from ..config import Config, check_repo_name, llm_setting_problem, load_config
 from ..errors import ConfigError, SourceError, StoreError
 from ..fileio import write_atomic
-from ..ingest import SourceSpec
+from ..ingest import GitHubOptions, SourceSpec
 from ..store import Store, open_store
 from ..store.location import sqlite_path
 from ..timeutil import parse_date
@@ -223,17 +223,17 @@ def source_spec(kwargs: dict[str, Any]) -> SourceSpec:
     since = (
         datetime.combine(parse_date(since_text, "--since"), time.min, UTC) if since_text else None
     )
-    extra = {
-        "github_api_url": kwargs.pop("github_api_url", None),
-        "api": kwargs.pop("api", "auto"),
-        "no_wait": kwargs.pop("no_wait", False),
-    }
+    github = GitHubOptions(
+        api_url=kwargs.pop("github_api_url", None),
+        api=kwargs.pop("api", "auto"),
+        no_wait=kwargs.pop("no_wait", False),
+    )
     spec = SourceSpec(
         git=kwargs.pop("git_path", None),
         jsonl=kwargs.pop("jsonl_path", None),
         ref=kwargs.pop("ref", None),
         since=since,
-        extra=extra,
+        github=github,
     )
     spec.validate()
     return spec

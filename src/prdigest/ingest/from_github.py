@@ -15,6 +15,7 @@ the state, the ETags and the rate budget shared with other processes in the stor
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -53,9 +54,9 @@ class GitHubSyncResult(SyncResult):
 
 def sync_github(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> GitHubSyncResult:
     """Sync `repo` from the GitHub API into the store (incremental, resumable)."""
-    extra = spec.extra or {}
+    options = spec.github
     token = github_token()
-    api = str(extra.get("api") or "auto")
+    api = options.api or "auto"
     if api == "graphql" and not token:
         raise ConfigError(
             "--api graphql needs a token", "set GITHUB_TOKEN or GH_TOKEN, or use --api rest"
@@ -66,22 +67,21 @@ def sync_github(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -
         reporter.warn(
             "no GITHUB_TOKEN or GH_TOKEN: using GitHub's public REST access (60 requests an hour)"
         )
-    base_url = extra.get("github_api_url") or os.environ.get("GITHUB_API_URL") or None
+    base_url = options.api_url or os.environ.get("GITHUB_API_URL") or None
     client = GitHubClient(
         base_url,
         token,
         reporter=reporter,
-        no_wait=bool(extra.get("no_wait")),
-        timeout=float(extra.get("timeout", 30.0)),
-        backoff=float(extra.get("backoff", 1.0)),
-        max_attempts=int(extra.get("max_attempts", 6)),
-        **({"sleep": extra["sleep"]} if "sleep" in extra else {}),
-        **({"transport": extra["transport"]} if "transport" in extra else {}),
+        no_wait=options.no_wait,
+        timeout=options.timeout,
+        backoff=options.backoff,
+        max_attempts=options.max_attempts,
+        sleep=options.sleep or time.sleep,
+        transport=options.transport,
         budget=SharedRateBudget(store, (base_url or DEFAULT_API_URL).rstrip("/"), token),
     )
     with client:
-        page_size = int(extra.get("page_size", rest.PAGE_SIZE))
-        return GitHubSync(store, repo, client, api, spec.since, reporter, page_size).run()
+        return GitHubSync(store, repo, client, api, spec.since, reporter, options.page_size).run()
 
 
 class GitHubSync:

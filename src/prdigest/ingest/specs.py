@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..config import Config
 from ..errors import ConfigError
-from ..sources.source_spec import SourceSpec
+from ..sources.source_spec import GitHubOptions, SourceSpec
 from ..timeutil import parse_date
 
 
@@ -31,10 +31,9 @@ def spec_for(repo: str, config: Config) -> SourceSpec:
         jsonl=Path(settings["jsonl"]).expanduser() if settings.get("jsonl") else None,
         ref=settings.get("ref"),
         since=datetime.combine(parse_date(str(since), "since"), time.min, UTC) if since else None,
-        extra={
-            "github_api_url": settings.get("github_api_url"),
-            "api": settings.get("api", "auto"),
-        },
+        github=GitHubOptions(
+            api_url=settings.get("github_api_url"), api=settings.get("api", "auto")
+        ),
     )
 
 
@@ -44,14 +43,10 @@ def resolve_spec(repo: str, config: Config, given: SourceSpec) -> SourceSpec:
     if given.given:
         return given
     configured = spec_for(repo, config)
-    extra = {
-        **configured.extra,
-        **{k: v for k, v in given.extra.items() if v not in (None, "auto", False)},
-    }
     return SourceSpec(
         git=configured.git,
         jsonl=configured.jsonl,
         ref=given.ref or configured.ref,
         since=given.since or configured.since,
-        extra=extra,
+        github=configured.github.under(given.github),
     )
