@@ -25,15 +25,18 @@ def configured_repos(config: Config) -> list[str]:
 def spec_for(repo: str, config: Config) -> SourceSpec:
     """The source of a configured repository: `git` / `jsonl` paths, else the GitHub API."""
     settings = config.repo_settings(repo)
-    since = settings.get("since")
+
+    def text(key: str) -> str | None:  # `config_problems` has checked these are strings
+        value = settings.get(key)
+        return str(value) if value is not None else None
+
+    git, jsonl, since = text("git"), text("jsonl"), settings.get("since")
     return SourceSpec(
-        git=Path(settings["git"]).expanduser() if settings.get("git") else None,
-        jsonl=Path(settings["jsonl"]).expanduser() if settings.get("jsonl") else None,
-        ref=settings.get("ref"),
+        git=Path(git).expanduser() if git else None,
+        jsonl=Path(jsonl).expanduser() if jsonl else None,
+        ref=text("ref"),
         since=datetime.combine(parse_date(str(since), "since"), time.min, UTC) if since else None,
-        github=GitHubOptions(
-            api_url=settings.get("github_api_url"), api=settings.get("api", "auto")
-        ),
+        github=GitHubOptions(api_url=text("github_api_url"), api=text("api") or "auto"),
     )
 
 

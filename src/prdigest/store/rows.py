@@ -45,7 +45,8 @@ def content_hash(pr: PullRequest, raw: str | None = None) -> str:
     return hashlib.sha1(f"{pr.source}\0{payload}".encode()).hexdigest()
 
 
-def _pr_payload(pr: PullRequest) -> dict[str, Any]:
+def _pr_payload(pr: PullRequest) -> dict[str, object]:
+    """What a record without a source payload is hashed by (`content_hash`)."""
     return {
         "number": pr.number,
         "title": pr.title,
@@ -66,6 +67,9 @@ def _iso(value: datetime | None) -> str | None:
     return to_iso(value) if value else None
 
 
+# A value of a row, as the database drivers take it.
+SqlValue = str | int | float | None
+
 # The columns of `pull_requests` a write sets, in the order of `pr_values`.
 PR_COLUMNS = (
     "repo_id", "number", "sha", "number_source", "title", "body", "author_name",
@@ -82,7 +86,7 @@ UPSERT_PR = (
 
 def pr_values(
     repo_id: int | None, pr: PullRequest, digest: str, raw: str | None = None
-) -> tuple[Any, ...]:
+) -> tuple[SqlValue, ...]:
     """A `pull_requests` row, in the order of PR_COLUMNS."""
     return (
         repo_id,
@@ -110,11 +114,11 @@ def pr_values(
 
 def _pr_row(
     repo_id: int | None, pr: PullRequest, digest: str, raw: str | None = None
-) -> dict[str, Any]:
+) -> dict[str, SqlValue]:
     return dict(zip(PR_COLUMNS, pr_values(repo_id, pr, digest, raw), strict=True))
 
 
-def file_rows(pr_id: int, files: Sequence[FileChange]) -> list[tuple[Any, ...]]:
+def file_rows(pr_id: int, files: Sequence[FileChange]) -> list[tuple[SqlValue, ...]]:
     """The `files` rows of one PR, in the order of its changes."""
     return [
         (
