@@ -177,7 +177,9 @@ def _boolean(table: Mapping[str, object], key: str, where: str, problems: Proble
     return value
 
 
-def _patterns(table: Mapping[str, object], where: str, problems: Problems) -> tuple[re.Pattern[str], ...]:
+def _patterns(
+    table: Mapping[str, object], where: str, problems: Problems
+) -> tuple[re.Pattern[str], ...]:
     compiled = []
     for source in _strings(table, "title_patterns", where, problems):
         try:
