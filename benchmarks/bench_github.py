@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from _common import EXECUTORCH, need  # noqa: E402
 
 from fakes.github_server import FakeGitHub, github_pulls, load_records  # noqa: E402
+from prdigest.ingest import GitHubOptions  # noqa: E402
 from prdigest.pipeline import SourceSpec, sync  # noqa: E402
 from prdigest.reporting import SilentReporter  # noqa: E402
 from prdigest.store import open_store  # noqa: E402
@@ -43,7 +44,7 @@ def newest(pulls: list[dict]) -> datetime:
 def ours(fake: FakeGitHub, db: Path, since: datetime, api: str) -> dict:
     fake.clear_log()
     store = open_store(str(db))
-    spec = SourceSpec(since=since, extra={"github_api_url": fake.url, "api": api})
+    spec = SourceSpec(since=since, github=GitHubOptions(api_url=fake.url, api=api))
     start = time.perf_counter()
     result = sync(store, REPO, spec, SilentReporter())
     wall = time.perf_counter() - start

@@ -12,6 +12,7 @@ from typing import Any
 from fakes.github_server import FakeGitHub, github_pulls, load_records
 from prdigest.pipeline import SourceSpec, sync
 from prdigest.reporting import SilentReporter
+from prdigest.sources.source_spec import GitHubOptions
 from prdigest.store import Store
 
 AO = "pytorch/ao"
@@ -60,11 +61,10 @@ def github_sync(
     record = sleeps if sleeps is not None else []
     spec = SourceSpec(
         since=datetime.fromisoformat(since).replace(tzinfo=UTC) if since else None,
-        extra={
-            "github_api_url": fake.url, "api": api, "sleep": record.append, "timeout": 2.0,
-            "backoff": 0.01, **extra,
-        },
-    )  # fmt: skip
+        github=GitHubOptions(
+            api_url=fake.url, api=api, sleep=record.append, timeout=2.0, backoff=0.01, **extra
+        ),
+    )
     return sync(store, repo, spec, reporter or SilentReporter())
 
 

@@ -340,3 +340,26 @@ def test_answering_no_keeps_the_report_and_is_no_error(synced: Path) -> None:
     code, stderr = _answering("y", "--db", str(synced), "reports", "delete", report_id)
     assert code == 0 and f"deleted report {report_id}" in stderr, stderr
     assert run_cli("reports", "list", db=synced).stdout.strip() == ""
+
+
+def test_a_stored_digest_the_site_cannot_read_is_one_clear_line(
+    synced: Path, tmp_path: Path
+) -> None:
+    """The repository page reads the newest digest's stored news: a context whose news is
+    not what the analysis writes (here, a PR number as text) is said once, not a traceback."""
+    import sqlite3
+
+    assert run_cli("digest", REPO, "--week", "2025-W06", db=synced).exit_code == 0
+    conn = sqlite3.connect(synced)
+    (context,) = conn.execute("SELECT context FROM reports").fetchone()
+    stored = json.loads(context)
+    stored["news"]["lead"] = [str(n) for n in stored["news"]["lead"]] or ["12"]
+    conn.execute("UPDATE reports SET context = ?", (json.dumps(stored),))
+    conn.commit()
+    conn.close()
+    result = run_cli("site", "build", "--out", str(tmp_path / "public"), db=synced)
+    assert result.exit_code == 1, result.stderr
+    line = one_error_line(result)
+    assert f"the stored digest of {REPO} for 2025-02-03..2025-02-09 cannot be read" in line
+    assert "Expected `int`, got `str` - at `$.news.lead[0]`" in line
+    assert "Traceback" not in result.stderr

@@ -40,9 +40,11 @@ def _no_outer_repository(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def iter_git_records(path: Path, repo: str, **options: Any) -> Iterator[dict[str, Any]]:
-    """The records without the Python files' diffs, which the published records (the
-    replay's source) do not have; `test_python_files_carry_their_diff` checks those."""
-    for record in git_source.iter_git_records(path, repo, **options):
+    """The records in the published format, without the Python files' diffs, which the
+    published records (the replay's source) do not have; `test_python_files_carry_their_diff`
+    checks those."""
+    for commit in git_source.iter_git_records(path, repo, **options):
+        record = commit.as_record()
         for change in record["files"]:
             change.pop("patch", None)
             change.pop("patch_truncated", None)
@@ -170,23 +172,23 @@ def test_python_files_carry_their_diff(replayed: Replay) -> None:
     8,000 bytes at a line's end, then `patch_truncated`); no other file has one."""
     checked = cut = 0
     for record in git_source.iter_git_records(replayed.path, REPO):
-        parents = record["parents"]
-        for change in record["files"]:
-            if not change["path"].endswith(".py"):
-                assert "patch" not in change, change["path"]
+        parents = record.parents
+        for change in record.files:
+            if not change.path.endswith(".py"):
+                assert change.patch is None and not change.patch_truncated, change.path
                 continue
-            if "patch" not in change or len(parents) != 1 or checked >= 60:
+            if change.patch is None or len(parents) != 1 or checked >= 60:
                 continue
             shown = _git(
-                replayed.path, "diff", "-M", parents[0], record["sha"], "--", change["path"],
-                *([change["old_path"]] if "old_path" in change else []),
+                replayed.path, "diff", "-M", parents[0], record.sha, "--", change.path,
+                *([change.old_path] if change.old_path else []),
             )  # fmt: skip
             whole = shown[shown.index("\n@@") + 1 :]
-            if change.get("patch_truncated"):
-                assert whole.startswith(change["patch"]) and len(change["patch"]) <= 8000
+            if change.patch_truncated:
+                assert whole.startswith(change.patch) and len(change.patch) <= 8000
                 cut += 1
             else:
-                assert change["patch"].removesuffix("\n") == whole, (record["sha"], change["path"])
+                assert change.patch.removesuffix("\n") == whole, (record.sha, change.path)
             checked += 1
     assert checked == 60
 

@@ -212,3 +212,31 @@ def test_ctrl_c_during_a_github_sync_says_how_many_prs_it_kept(
         f"Error: interrupted — {kept:,} PRs of {AO} read before it are stored;"
         " run the command again to resume\n"
     )
+
+
+@pytest.mark.parametrize(
+    "api,field,value,expected",
+    [
+        ("rest", "user", "octocat", "Expected `object | null`, got `str` - at `$[0].user`"),
+        ("rest", "number", "12", "Expected `int`, got `str` - at `$[0].number`"),
+        ("graphql", "title", 42, "got `int` - at `$.repository.pullRequests.nodes[0].title`"),
+    ],
+)
+def test_a_malformed_github_answer_is_one_clear_line(
+    ao_jsonl: Path, tmp_path: Path, api: str, field: str, value: object, expected: str
+) -> None:
+    """A field GitHub sends with the wrong type is said once, with where it is, not a
+    traceback; nothing of that page is stored."""
+    db = tmp_path / "store.db"
+    with fake_for(ao_jsonl, AO) as fake:
+        newest = max(fake.repos[AO], key=lambda p: p["updated_at"])
+        newest[field] = value  # the first item of the listing's first page
+        result = _cli(db, "sync", AO, "--api", api, "--since", "2026-07-01",
+                      "--github-api-url", fake.url, env={"GITHUB_TOKEN": TOKEN})  # fmt: skip
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.stderr
+    assert "GitHub sent" in errors[0] and "we cannot read" in errors[0], errors[0]
+    assert expected in errors[0] and " — " in errors[0], errors[0]
+    assert "Traceback" not in result.output
+    assert _count(db) == 0

@@ -11,7 +11,15 @@ import pytest
 from fakes.github_server import _graphql_node, github_pulls, load_records
 from prdigest.errors import GitHubError, RateLimitError
 from prdigest.sources.github.http import GitHubClient
-from prdigest.sources.github.parse import parse_graphql_pull, parse_rest_file, parse_rest_pull
+from prdigest.sources.github.parse import (
+    GraphQLPull,
+    RestFile,
+    RestPull,
+    decode,
+    parse_graphql_pull,
+    parse_rest_file,
+    parse_rest_pull,
+)
 
 TOKEN = "ghp_unitTestToken0000000000000000000000"
 
@@ -33,10 +41,8 @@ def test_rest_pulls_parse_with_state_sha_labels_and_files(
     states = set()
     renames = 0
     for raw in executorch_pulls:
-        files = [parse_rest_file(f) for f in raw["_files"]]
-        pr = parse_rest_pull(
-            {k: v for k, v in raw.items() if k != "_files"}, "pytorch/executorch", files
-        )
+        files = [parse_rest_file(_rest_file(f)) for f in raw["_files"]]
+        pr = parse_rest_pull(_rest_pull(raw), "pytorch/executorch", files)
         states.add(pr.state)
         assert pr.source == "github" and pr.number == raw["number"]
         assert (pr.sha is not None) == (
@@ -58,9 +64,12 @@ def test_rest_pulls_parse_with_state_sha_labels_and_files(
 def test_graphql_nodes_parse_like_rest(executorch_pulls: list[dict[str, Any]]) -> None:
     for raw in executorch_pulls[::25]:
         rest = parse_rest_pull(
-            raw, "pytorch/executorch", [parse_rest_file(f) for f in raw["_files"]]
+            _rest_pull(raw),
+            "pytorch/executorch",
+            [parse_rest_file(_rest_file(f)) for f in raw["_files"]],
         )
-        graph, complete = parse_graphql_pull(_graphql_node(raw), "pytorch/executorch")
+        node = decode(_graphql_node(raw), GraphQLPull, "a node", "-")
+        graph, complete = parse_graphql_pull(node, "pytorch/executorch")
         assert complete == (len(raw["_files"]) <= 100)
         assert (graph.number, graph.state, graph.sha, graph.labels, graph.draft) == (
             rest.number, rest.state, rest.sha, rest.labels, rest.draft,
@@ -73,12 +82,21 @@ def test_graphql_nodes_parse_like_rest(executorch_pulls: list[dict[str, Any]]) -
         assert [f.path for f in graph.files] == [f.path for f in rest.files][:100]
 
 
+def _rest_pull(raw: dict[str, Any]) -> RestPull:
+    return decode({k: v for k, v in raw.items() if k != "_files"}, RestPull, "a pull", "-")
+
+
+def _rest_file(raw: dict[str, Any]) -> RestFile:
+    return decode(raw, RestFile, "a file", "-")
+
+
 def test_a_pull_without_updated_at_is_one_clear_error() -> None:
     with pytest.raises(GitHubError) as info:
-        parse_rest_pull({"number": 3, "title": "x", "state": "open"}, "o/r")
+        parse_rest_pull(_rest_pull({"number": 3, "title": "x", "state": "open"}), "o/r")
     assert "cannot read" in str(info.value) and "\n" not in str(info.value)
-    with pytest.raises(GitHubError):
-        parse_rest_pull({"number": "3", "updated_at": "2026-01-01T00:00:00Z"}, "o/r")
+    with pytest.raises(GitHubError) as info:
+        _rest_pull({"number": "3", "updated_at": "2026-01-01T00:00:00Z"})
+    assert "cannot read (Expected `int`, got `str` - at `$.number`)" in str(info.value)
 
 
 def _client(handler: Any, **kw: Any) -> tuple[GitHubClient, list[float]]:

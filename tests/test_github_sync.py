@@ -228,7 +228,7 @@ def test_no_wait_stops_cleanly_and_the_next_run_finishes(
         )
         kept = store.conn.execute("SELECT COUNT(*) FROM pull_requests").fetchone()[0]
         assert kept >= 20  # the pages committed before the limit are kept
-        assert load_state(store, AO).get("pending")
+        assert load_state(store, AO).pending
         fake.clear_log()
         github_sync(store, fake, api="rest", page_size=20)
         files_fetched = len(fake.requests("/files"))

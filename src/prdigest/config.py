@@ -1,18 +1,19 @@
 """Layered configuration: built-in defaults < `prdigest.toml` < environment < flags.
 
 Each feature reads its own table (`[llm]`, `[site]`, `[repos."owner/name"]`);
-`Config.section` hands it over as a plain dict.
+`Config.section` hands it over as TOML read it (`dict[str, object]`): the keys are
+checked once here (`config_problems`), and each feature narrows the values it reads.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from .errors import ConfigError
 
@@ -20,19 +21,21 @@ DEFAULT_CONFIG_FILE = "prdigest.toml"
 
 # A key's check: (what it must be, test). Tables nested deeper (`[site]`, rule lists) are
 # checked by the feature that reads them; this only catches what no one else would.
-Check = tuple[str, Callable[[Any], bool]]
+Check = tuple[str, Callable[[object], bool]]
+_T = TypeVar("_T")
 
 
-def _is_int(value: Any, minimum: int) -> bool:
+def _is_int(value: object, minimum: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
 
 
-def _is_number(value: Any, minimum: float, above: bool = False) -> bool:
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
-    return ok and (value > minimum if above else value >= minimum)
+def _is_number(value: object, minimum: float, above: bool = False) -> bool:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    return value > minimum if above else value >= minimum
 
 
-def _is_day(value: Any) -> bool:
+def _is_day(value: object) -> bool:
     if isinstance(value, date) and not isinstance(value, datetime):
         return True  # an unquoted TOML date
     if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
@@ -44,7 +47,7 @@ def _is_day(value: Any) -> bool:
     return True
 
 
-def _is_rule_list(value: Any) -> bool:
+def _is_rule_list(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(item, dict) for item in value)
 
 
@@ -125,12 +128,12 @@ def check_repo_name(repo: str) -> str:
     return repo
 
 
-def llm_setting_problem(key: str, value: Any) -> str | None:
+def llm_setting_problem(key: str, value: object) -> str | None:
     """What is wrong with `value` as the LLM setting `key` ("must be …, got …"), or None."""
     return _problem(LLM_KEYS[key], value)
 
 
-def check_llm_setting(key: str, value: Any, where: str) -> Any:
+def check_llm_setting(key: str, value: _T, where: str) -> _T:
     """`value` when it is a good LLM setting `key`; else a one-line error naming `where`."""
     problem = llm_setting_problem(key, value)
     if problem is not None:
@@ -140,16 +143,16 @@ def check_llm_setting(key: str, value: Any, where: str) -> Any:
 
 @dataclass(frozen=True)
 class Config:
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, object] = field(default_factory=dict)  # the file, as TOML read it
     path: Path | None = None
 
-    def section(self, name: str) -> dict[str, Any]:
+    def section(self, name: str) -> dict[str, object]:
         value = self.data.get(name, {})
         if not isinstance(value, dict):
             raise ConfigError(f"{self._where()}: [{name}] must be a table", f"write it as [{name}]")
         return value
 
-    def repo_settings(self, repo: str) -> dict[str, Any]:
+    def repo_settings(self, repo: str) -> dict[str, object]:
         """`[repos."owner/name"]`: profile, rules and other per-repository settings."""
         value = self.section("repos").get(repo, {})
         if not isinstance(value, dict):
@@ -187,7 +190,7 @@ def load_config(path: str | None) -> Config:
     return Config(data, chosen)
 
 
-def config_problems(data: dict[str, Any]) -> list[str]:
+def config_problems(data: Mapping[str, object]) -> list[str]:
     """Every structural problem of a parsed config file, in file order."""
     problems: list[str] = []
     for name, value in data.items():
@@ -219,7 +222,7 @@ def config_problems(data: dict[str, Any]) -> list[str]:
 
 
 def _check_keys(
-    table: dict[str, Any], checks: dict[str, Check], where: str, out: list[str]
+    table: Mapping[str, object], checks: dict[str, Check], where: str, out: list[str]
 ) -> None:
     for key, value in table.items():
         check = checks.get(key)
@@ -229,12 +232,12 @@ def _check_keys(
             out.append(f"{where}.{key} {problem}")
 
 
-def _problem(check: Check, value: Any) -> str | None:
+def _problem(check: Check, value: object) -> str | None:
     what, ok = check
     return None if ok(value) else f"must be {what}, got {_show(value)}"
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):

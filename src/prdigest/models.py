@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -47,7 +48,8 @@ class PullRequest:
     labels: tuple[str, ...] = ()
     files: tuple[FileChange, ...] = ()
     trailers: tuple[tuple[str, tuple[str, ...]], ...] = ()  # ordered (key, values)
-    raw: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+    # the source's payload (JSON), kept as the store's `raw`: every field above derives from it
+    raw: Mapping[str, object] | None = field(default=None, compare=False, hash=False)
 
     @property
     def is_direct_push(self) -> bool:

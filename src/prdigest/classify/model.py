@@ -25,8 +25,9 @@ import zipfile
 from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
+import msgspec
 import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import TfidfVectorizer
@@ -50,8 +51,20 @@ SEED = 0
 SKIP_THRESHOLD = 0.5  # "outside the release notes" must be more likely than not
 SVM_C = 0.3  # fixed, not searched (early trials: C = 0.2 and 0.5 within half a point)
 
+
+class VectorizerSettings(TypedDict, total=False):
+    """A block's keyword arguments to scikit-learn's TfidfVectorizer."""
+
+    sublinear_tf: bool
+    ngram_range: list[int]  # [low, high]
+    token_pattern: str
+    analyzer: str
+    min_df: int
+    lowercase: bool
+
+
 # The blocks' settings are part of the format: a model file records them.
-BLOCKS: dict[str, dict[str, Any]] = {
+BLOCKS: dict[str, VectorizerSettings] = {
     "words": {"sublinear_tf": True, "ngram_range": [1, 2], "token_pattern": r"(?u)\b\w+\b"},
     "chars": {"sublinear_tf": True, "analyzer": "char_wb", "ngram_range": [2, 5], "min_df": 2},
     "symbols": {"sublinear_tf": True, "token_pattern": r"\S+", "lowercase": False},
@@ -59,13 +72,14 @@ BLOCKS: dict[str, dict[str, Any]] = {
 
 
 def _vectorizer(
-    settings: dict[str, Any], vocabulary: dict[str, int] | None = None
+    settings: VectorizerSettings, vocabulary: dict[str, int] | None = None
 ) -> TfidfVectorizer:
-    options = dict(settings)
-    options["ngram_range"] = tuple(options.get("ngram_range", (1, 1)))
-    if options.get("analyzer") == "char_wb":
-        low, high = options.pop("ngram_range")
+    options: dict[str, object] = {k: v for k, v in settings.items() if k != "ngram_range"}
+    low, high = settings.get("ngram_range", [1, 1])
+    if settings.get("analyzer") == "char_wb":
         options["analyzer"] = WordCharGrams(low, high, known=vocabulary)
+    else:
+        options["ngram_range"] = (low, high)
     if vocabulary is not None:
         options.pop("min_df", None)
         options["vocabulary"] = vocabulary
@@ -197,7 +211,7 @@ class TrainedModel:
     kind: Head | None
     profile_name: str | None = None  # built-in profile whose rules were features
     area_display: dict[str, str] = field(default_factory=dict)  # class → the profile's area name
-    info: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, int] = field(default_factory=dict)  # rows, topiced_rows, features
     # Strong area rules of `profile_name` that this model beat on held-out training rows
     # (training.overruled_rules): where one fires, the model decides the area.
     overruled: frozenset[str] = frozenset()
@@ -353,7 +367,7 @@ def load_model(path: Path | str) -> TrainedModel:
     try:
         with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
             arrays = {key: archive[key] for key in archive.files}
-        meta = json.loads(arrays["meta"].tobytes().decode("utf-8"))
+        meta = msgspec.json.decode(arrays["meta"].tobytes(), type=_ModelMeta)
         return _from_arrays(meta, arrays)
     except (KeyError, ValueError, TypeError, OSError, zipfile.BadZipFile) as exc:
         raise ConfigError(
@@ -361,35 +375,54 @@ def load_model(path: Path | str) -> TrainedModel:
         ) from None
 
 
-def _from_arrays(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> TrainedModel:
+class _HeadMeta(msgspec.Struct, frozen=True):
+    classes: list[str]
+    temperature: float
+
+
+class _ModelMeta(msgspec.Struct, frozen=True):
+    """A model file's `meta` array (`save_model`)."""
+
+    name: str
+    blocks: dict[str, VectorizerSettings]
+    vocabularies: dict[str, list[str]]
+    heads: dict[str, _HeadMeta]
+    profile: str | None = None
+    area_display: dict[str, str] = {}
+    info: dict[str, int] = {}
+    overruled: list[str] = []
+    code_index: bool = False
+
+
+def _from_arrays(meta: _ModelMeta, arrays: dict[str, np.ndarray]) -> TrainedModel:
     profile = None
-    if meta.get("profile"):
-        profile = rules_only_profile(meta["profile"])
-    code = CodeIndex.from_arrays(arrays, "code_") if meta.get("code_index") else None
+    if meta.profile:
+        profile = rules_only_profile(meta.profile)
+    code = CodeIndex.from_arrays(arrays, "code_") if meta.code_index else None
     featurizer = Featurizer(RuleHints(profile), code)
-    for name, settings in meta["blocks"].items():
-        terms = meta["vocabularies"][name]
+    for name, settings in meta.blocks.items():
+        terms = meta.vocabularies[name]
         vectorizer = _vectorizer(settings, {term: i for i, term in enumerate(terms)})
         vectorizer.idf_ = arrays[f"idf_{name}"]
         featurizer.vectorizers[name] = vectorizer
     heads: dict[str, Head] = {}
-    for name, head_meta in meta["heads"].items():
+    for name, head_meta in meta.heads.items():
         coef = arrays[f"{name}_coef"]
-        if coef.shape != (len(head_meta["classes"]), featurizer.width):
+        if coef.shape != (len(head_meta.classes), featurizer.width):
             raise ValueError("coefficient shape does not match the vocabulary")
         heads[name] = Head(
-            list(head_meta["classes"]),
+            list(head_meta.classes),
             coef,
             arrays[f"{name}_intercept"],
-            float(head_meta["temperature"]),
+            head_meta.temperature,
         )
     return TrainedModel(
-        meta["name"],
+        meta.name,
         featurizer,
         heads["area"],
         heads.get("kind"),
-        meta.get("profile"),
-        dict(meta.get("area_display", {})),
-        dict(meta.get("info", {})),
-        frozenset(str(rule) for rule in meta.get("overruled", [])),
+        meta.profile,
+        dict(meta.area_display),
+        dict(meta.info),
+        frozenset(meta.overruled),
     )

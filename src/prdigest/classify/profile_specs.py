@@ -8,8 +8,8 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
 
 from ..errors import ConfigError
 from ..kinds import IMPROVEMENTS
@@ -159,13 +159,13 @@ def _beside(value: object, base_dir: Path | None) -> Path | None:
 
 
 @lru_cache(maxsize=1)
-def _default_kind_tables() -> list[dict[str, Any]]:
+def _default_kind_tables() -> object:
+    """The built-in `[[kinds]]`, as TOML read them (`parse_kind_rules` checks them)."""
     data = tomllib.loads((_builtin_dir() / "_kinds.toml").read_text(encoding="utf-8"))
-    tables = data.get("kinds", [])
-    return tables if isinstance(tables, list) else []
+    return data.get("kinds", [])
 
 
-def _builtin_dir() -> Any:
+def _builtin_dir() -> Traversable:
     return resources.files("prdigest.classify") / "profiles"
 
 

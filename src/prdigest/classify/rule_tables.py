@@ -1,12 +1,14 @@
 """Turn `[[areas]]` / `[[kinds]]` tables (from a built-in profile or prdigest.toml) into
-compiled rules, collecting every mistake so the user sees them all at once."""
+compiled rules, collecting every mistake so the user sees them all at once.
+
+The tables are TOML as read (`Mapping[str, object]`): each key is checked where it is
+read, so every mistake is told with its line, not only the first (as a decoder would)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import ConfigError
 from ..kinds import ALIASES, KINDS
@@ -73,7 +75,7 @@ class Problems:
             )
 
 
-def parse_area_rules(tables: Any, origin: str, where: str, problems: Problems) -> list[AreaRule]:
+def parse_area_rules(tables: object, origin: str, where: str, problems: Problems) -> list[AreaRule]:
     rules: list[AreaRule] = []
     for here, table in _tables(tables, where, "areas", AREA_KEYS, problems):
         name = table.get("name")
@@ -99,7 +101,7 @@ def parse_area_rules(tables: Any, origin: str, where: str, problems: Problems) -
     return rules
 
 
-def parse_kind_rules(tables: Any, origin: str, where: str, problems: Problems) -> list[KindRule]:
+def parse_kind_rules(tables: object, origin: str, where: str, problems: Problems) -> list[KindRule]:
     rules: list[KindRule] = []
     for here, table in _tables(tables, where, "kinds", KIND_KEYS, problems):
         raw_kind = table.get("kind")
@@ -126,8 +128,8 @@ def parse_kind_rules(tables: Any, origin: str, where: str, problems: Problems) -
 
 
 def _tables(
-    tables: Any, where: str, what: str, allowed: frozenset[str], problems: Problems
-) -> Iterator[tuple[str, dict[str, Any]]]:
+    tables: object, where: str, what: str, allowed: frozenset[str], problems: Problems
+) -> Iterator[tuple[str, Mapping[str, object]]]:
     """Each `[[what]]` table with its place for messages; what is not a table is reported."""
     if not isinstance(tables, list):
         problems.add(where, f"must be an array of tables, written [[…{what}]]")
@@ -141,23 +143,23 @@ def _tables(
         yield here, table
 
 
-def _labels(table: dict[str, Any], where: str, problems: Problems) -> frozenset[str]:
+def _labels(table: Mapping[str, object], where: str, problems: Problems) -> frozenset[str]:
     return frozenset(label.lower() for label in _strings(table, "labels", where, problems))
 
 
-def _title_tags(table: dict[str, Any], where: str, problems: Problems) -> frozenset[str]:
+def _title_tags(table: Mapping[str, object], where: str, problems: Problems) -> frozenset[str]:
     return frozenset(normalize_tag(t) for t in _strings(table, "title_tags", where, problems))
 
 
 def _unknown_keys(
-    table: dict[str, Any], allowed: frozenset[str], where: str, problems: Problems
+    table: Mapping[str, object], allowed: frozenset[str], where: str, problems: Problems
 ) -> None:
     for key in table:
         if key not in allowed:
             problems.add(where, f"unknown key `{key}`; allowed: {', '.join(sorted(allowed))}", key)
 
 
-def _strings(table: dict[str, Any], key: str, where: str, problems: Problems) -> list[str]:
+def _strings(table: Mapping[str, object], key: str, where: str, problems: Problems) -> list[str]:
     value = table.get(key, [])
     if isinstance(value, str):
         value = [value]
@@ -167,7 +169,7 @@ def _strings(table: dict[str, Any], key: str, where: str, problems: Problems) ->
     return value
 
 
-def _boolean(table: dict[str, Any], key: str, where: str, problems: Problems) -> bool:
+def _boolean(table: Mapping[str, object], key: str, where: str, problems: Problems) -> bool:
     value = table.get(key, False)
     if not isinstance(value, bool):
         problems.add(where, f"`{key}` must be true or false", key)
@@ -175,7 +177,9 @@ def _boolean(table: dict[str, Any], key: str, where: str, problems: Problems) ->
     return value
 
 
-def _patterns(table: dict[str, Any], where: str, problems: Problems) -> tuple[re.Pattern[str], ...]:
+def _patterns(
+    table: Mapping[str, object], where: str, problems: Problems
+) -> tuple[re.Pattern[str], ...]:
     compiled = []
     for source in _strings(table, "title_patterns", where, problems):
         try:

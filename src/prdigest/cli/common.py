@@ -15,7 +15,7 @@ import click
 from ..config import Config, check_repo_name, llm_setting_problem, load_config
 from ..errors import ConfigError, SourceError, StoreError
 from ..fileio import write_atomic
-from ..ingest import SourceSpec
+from ..ingest import GitHubOptions, SourceSpec
 from ..store import Store, open_store
 from ..store.location import sqlite_path
 from ..timeutil import parse_date
@@ -217,26 +217,32 @@ def source_options(func: F | None = None, *, since_help: str = SYNC_SINCE_HELP) 
     return func
 
 
-def source_spec(kwargs: dict[str, Any]) -> SourceSpec:
-    """Pop the source options out of a command's kwargs."""
-    since_text = kwargs.pop("since_text", None)
+def source_spec(kwargs: dict[str, object]) -> SourceSpec:
+    """Pop the source options (`source_options`) out of a command's kwargs."""
+    since_text, ref = _text(kwargs.pop("since_text", None)), _text(kwargs.pop("ref", None))
     since = (
         datetime.combine(parse_date(since_text, "--since"), time.min, UTC) if since_text else None
     )
-    extra = {
-        "github_api_url": kwargs.pop("github_api_url", None),
-        "api": kwargs.pop("api", "auto"),
-        "no_wait": kwargs.pop("no_wait", False),
-    }
+    git, jsonl = kwargs.pop("git_path", None), kwargs.pop("jsonl_path", None)
+    github = GitHubOptions(
+        api_url=_text(kwargs.pop("github_api_url", None)),
+        api=_text(kwargs.pop("api", None)) or "auto",
+        no_wait=bool(kwargs.pop("no_wait", False)),
+    )
     spec = SourceSpec(
-        git=kwargs.pop("git_path", None),
-        jsonl=kwargs.pop("jsonl_path", None),
-        ref=kwargs.pop("ref", None),
+        git=git if isinstance(git, Path) else None,  # click.Path(path_type=Path) makes them
+        jsonl=jsonl if isinstance(jsonl, Path) else None,
+        ref=ref,
         since=since,
-        extra=extra,
+        github=github,
     )
     spec.validate()
     return spec
+
+
+def _text(value: object) -> str | None:
+    """A text option's value (click gives str, or None when not given)."""
+    return str(value) if value is not None else None
 
 
 def emit(text: str, out: Path | None) -> None:

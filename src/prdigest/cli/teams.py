@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
@@ -10,6 +11,9 @@ from ..analyze.english import plural
 from ..store.location import describe
 from ..store.status import repository_status
 from .common import AppContext, StderrReporter, pass_app
+
+if TYPE_CHECKING:
+    from ..queue.jobs import JobCount
 
 
 @click.command("worker")
@@ -68,7 +72,7 @@ def worker_command(
 def status_command(app: AppContext, fmt: str) -> None:
     """Where the database is; repositories, their PRs and sync cursors; the job queue."""
     repos = repository_status(app.existing_store)
-    jobs: list[dict[str, object]] = []
+    jobs: list[JobCount] = []
     if app.store.dialect == "postgresql":
         from ..queue import queue_counts
 
@@ -82,11 +86,8 @@ def status_command(app: AppContext, fmt: str) -> None:
     if not repos:
         click.echo("no repositories in the store")
     for repo in repos:
-        span = (
-            f"{repo['first_merged'][:10]}..{repo['last_merged'][:10]}"  # ISO days, as errors say
-            if repo["first_merged"]
-            else "no landed PRs"
-        )
+        first, last = repo["first_merged"], repo["last_merged"] or ""
+        span = f"{first[:10]}..{last[:10]}" if first else "no landed PRs"  # ISO days, as errors say
         click.echo(
             f"{repo['name']}: {plural(repo['pull_requests'], 'PR')} and"
             f" {plural(repo['direct_pushes'], 'direct push', 'direct pushes')} ({span}),"

@@ -13,7 +13,7 @@ incremental, resumable and idempotent. `pipeline` re-exports this face.
 
 from __future__ import annotations
 
-from ..sources.source_spec import SourceSpec
+from ..sources.source_spec import GitHubOptions, SourceSpec
 from .batches import BATCH, PIECE
 from .result import SyncResult
 from .specs import configured_repos, resolve_spec, spec_for
@@ -22,6 +22,7 @@ from .sync_repo import sync
 __all__ = [
     "BATCH",
     "PIECE",
+    "GitHubOptions",
     "SourceSpec",
     "SyncResult",
     "configured_repos",

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from types import TracebackType
+from typing import TYPE_CHECKING
 
 from ..errors import SourceError, SyncInterrupted
 from ..models import PullRequest
-from ..sources.records import parse_record
 from ..store import Store, UpsertCounts
 from ..store.coverage import begin_sync
 from ..timeutil import to_iso
@@ -54,20 +54,19 @@ def ingest_records(
     store: Store,
     repo: str,
     source: str,
-    kind: str,
-    records: Iterable[tuple[str, dict[str, Any]]],
+    records: Iterable[tuple[str, PullRequest]],
     since: datetime | None,
     progress: Progress,
-    cursor_of: Callable[[str, dict[str, Any]], str],
     floor: str,
 ) -> SyncResult:
-    """Parse and store in batches; each batch and its cursor commit together. Progress
-    is told every PROGRESS_EVERY records, and at the end when it was told before (a
-    short sync shows none)."""
+    """Store the source's records, each with the cursor position it leaves (a record the
+    source cannot parse stops the sync with a SourceError), in batches; each batch and its
+    cursor commit together. Progress is told every PROGRESS_EVERY records, and at the end
+    when it was told before (a short sync shows none)."""
     result = SyncResult(repo, source.split(":", 1)[0], UpsertCounts(), 0)
     batch = _Batch(store, repo, source, result)
     try:
-        _ingest(store, repo, kind, records, since, progress, cursor_of, floor, result, batch)
+        _ingest(store, repo, records, since, progress, floor, result, batch)
     except SourceError as exc:  # a bad record or a failing source: say what stays stored
         raise type(exc)(f"{exc.what} ({batch.kept_note()})", exc.fix) from exc
     except KeyboardInterrupt:
@@ -80,21 +79,17 @@ def ingest_records(
 def _ingest(
     store: Store,
     repo: str,
-    kind: str,
-    records: Iterable[tuple[str, dict[str, Any]]],
+    records: Iterable[tuple[str, PullRequest]],
     since: datetime | None,
     progress: Progress,
-    cursor_of: Callable[[str, dict[str, Any]], str],
     floor: str,
     result: SyncResult,
     batch: _Batch,
 ) -> None:
-    last: tuple[str, dict[str, Any]] | None = None
+    last: str | None = None  # the cursor position of the last record read
     with batch:
-        for where, raw in records:
-            pr = parse_record(raw, repo, kind, where.partition("|")[0])
+        for last, pr in records:
             result.read += 1
-            last = (where, raw)
             if result.read % PROGRESS_EVERY == 0:
                 progress(result.read, False)
             if since is not None and pr.merged_at is not None and pr.merged_at < since:
@@ -102,9 +97,9 @@ def _ingest(
             result.direct_pushes += pr.is_direct_push
             batch.add(pr)
             if batch.size >= BATCH:
-                batch.commit(_cursor(cursor_of(*last), floor))
+                batch.commit(_cursor(last, floor))
         if last is not None:
-            batch.commit(_cursor(cursor_of(*last), floor))
+            batch.commit(_cursor(last, floor))
         else:
             store.repo_id(repo)
 
@@ -179,10 +174,15 @@ class _Batch:
     def __enter__(self) -> _Batch:
         return self
 
-    def __exit__(self, *exc: Any) -> bool | None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> bool | None:
         """An error mid-batch rolls the open batch back (committed ones stay)."""
         transaction, self._transaction = self._transaction, None
-        return transaction.__exit__(*exc) if transaction is not None else None
+        return transaction.__exit__(kind, error, trace) if transaction is not None else None
 
 
 def _label(source: str) -> str:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
+from ..models import PullRequest
 from ..reporting import Reporter
 from ..sources import git as git_source
 from ..sources.git_count import CommitCount
 from ..sources.git_partial import iter_clone_records
 from ..sources.mailmap import mailmap
+from ..sources.records import parse_record
 from ..sources.source_spec import SourceSpec
 from ..store import Store
 from ..store.identities import author_identities, replace_mailmap
@@ -34,8 +35,9 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
     count = CommitCount(clone)  # the progress total, counted beside the log
     unavailable: dict[str, int] = {}  # commit: its files without line counts (partial clone)
 
-    def records() -> Iterator[tuple[str, dict[str, Any]]]:
-        for raw in iter_clone_records(
+    def records() -> Iterator[tuple[str, PullRequest]]:
+        """(cursor position: the commit, record) commit by commit."""
+        for commit in iter_clone_records(
             clone,
             repo,
             ref=spec.ref,
@@ -45,7 +47,8 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
             on_range=count.set_range,
             on_unavailable=unavailable.__setitem__,
         ):
-            yield f"{clone}@{str(raw.get('sha', '?'))[:12]}", raw
+            where = f"{clone}@{commit.sha[:12]}"
+            yield commit.sha, parse_record(commit.as_record(), repo, "git", where)
 
     started = time.monotonic()
 
@@ -63,11 +66,9 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
             store,
             repo,
             source,
-            "git",
             records(),
             spec.since,
             progress,
-            lambda _w, raw: str(raw["sha"]),
             floor,
         )
     finally:

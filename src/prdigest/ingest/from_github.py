@@ -15,23 +15,24 @@ the state, the ETags and the rate budget shared with other processes in the stor
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from ..errors import ConfigError, SyncInterrupted
 from ..reporting import Reporter
 from ..sources.github import rest
 from ..sources.github.http import DEFAULT_API_URL, GitHubClient, github_token
 from ..sources.github.listing import ListingCursor, ListingPage, Probe, PullListing, updated_at
+from ..sources.github.parse import GraphQLPull, RestPull
 from ..sources.source_spec import SourceSpec
 from ..store import Store, UpsertCounts
 from ..store import github_store as gs
+from ..store.github_store import GitHubSyncState, ListingPass
 from ..store.rate_budget import SharedRateBudget
 from ..timeutil import to_iso
 from .result import SyncResult, kept_note
-
-_PENDING_KEYS = ("api", "since", "stop", "floor", "top", "page", "after")
 
 
 @dataclass
@@ -53,9 +54,9 @@ class GitHubSyncResult(SyncResult):
 
 def sync_github(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> GitHubSyncResult:
     """Sync `repo` from the GitHub API into the store (incremental, resumable)."""
-    extra = spec.extra or {}
+    options = spec.github
     token = github_token()
-    api = str(extra.get("api") or "auto")
+    api = options.api or "auto"
     if api == "graphql" and not token:
         raise ConfigError(
             "--api graphql needs a token", "set GITHUB_TOKEN or GH_TOKEN, or use --api rest"
@@ -66,22 +67,21 @@ def sync_github(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -
         reporter.warn(
             "no GITHUB_TOKEN or GH_TOKEN: using GitHub's public REST access (60 requests an hour)"
         )
-    base_url = extra.get("github_api_url") or os.environ.get("GITHUB_API_URL") or None
+    base_url = options.api_url or os.environ.get("GITHUB_API_URL") or None
     client = GitHubClient(
         base_url,
         token,
         reporter=reporter,
-        no_wait=bool(extra.get("no_wait")),
-        timeout=float(extra.get("timeout", 30.0)),
-        backoff=float(extra.get("backoff", 1.0)),
-        max_attempts=int(extra.get("max_attempts", 6)),
-        **({"sleep": extra["sleep"]} if "sleep" in extra else {}),
-        **({"transport": extra["transport"]} if "transport" in extra else {}),
+        no_wait=options.no_wait,
+        timeout=options.timeout,
+        backoff=options.backoff,
+        max_attempts=options.max_attempts,
+        sleep=options.sleep or time.sleep,
+        transport=options.transport,
         budget=SharedRateBudget(store, (base_url or DEFAULT_API_URL).rstrip("/"), token),
     )
     with client:
-        page_size = int(extra.get("page_size", rest.PAGE_SIZE))
-        return GitHubSync(store, repo, client, api, spec.since, reporter, page_size).run()
+        return GitHubSync(store, repo, client, api, spec.since, reporter, options.page_size).run()
 
 
 class GitHubSync:
@@ -112,14 +112,14 @@ class GitHubSync:
 
     def _run(self) -> GitHubSyncResult:
         state = gs.load_state(self.store, self.repo)
-        pending = state.get("pending")
-        if pending and (pending.get("api") != self.api or pending.get("since") != self.since):
+        pending = state.pending
+        if pending and (pending.api != self.api or pending.since != self.since):
             # another flavour or window: its position means nothing here; the watermark holds
-            pending = state["pending"] = None
+            pending = state.pending = None
         if pending:
             self.reporter.info(f"resuming the interrupted GitHub sync of {self.repo}")
-            self._segment(state, pending)
-        self._segment(state, self._new_segment(state))
+            self._segment(state, pending, conditional=False)
+        self._segment(state, *self._new_segment(state))
         stats = self.client.stats
         if stats.rates and self.pages:
             gs.save_rate_limits(self.store, self.client.base_url, stats.rates.values())
@@ -128,65 +128,59 @@ class GitHubSync:
         r.remaining = self.client.remaining
         return r
 
-    def _new_segment(self, state: dict[str, Any]) -> dict[str, Any]:
-        watermark, floor = state.get("watermark"), state.get("floor")
+    def _new_segment(self, state: GitHubSyncState) -> tuple[ListingPass, bool]:
+        """The pass after the resumed one, and whether it may ask if anything changed
+        since the last (a complete pass that stops at the watermark)."""
+        watermark, floor = state.watermark, state.floor
         covered = (
             watermark is not None
             and floor is not None
             and (floor == "" or (bool(self.since) and floor <= self.since))
         )
+        stop: str | None
         if covered and watermark is not None and self.since <= watermark:
             stop, new_floor = watermark, floor
         else:
             stop, new_floor = (self.since or None), self.since
-        return {
-            "api": self.api,
-            "since": self.since,
-            "stop": stop,
-            "floor": new_floor,
-            "top": None,
-            "page": 1,
-            "after": None,
-            "conditional": covered and stop == watermark,
-        }
+        listing = ListingPass(self.api, self.since, stop, new_floor)
+        return listing, covered and stop == watermark
 
     # -- one pass down the listing ------------------------------------------------
-    def _segment(self, state: dict[str, Any], seg: dict[str, Any]) -> None:
-        probe = self._probe(seg) if seg["top"] is None else None
+    def _segment(self, state: GitHubSyncState, seg: ListingPass, conditional: bool) -> None:
+        probe = self._probe(conditional) if seg.top is None else None
         if probe is not None and probe.not_modified:
             self.pages += 1
             return
-        start = ListingCursor(page=int(seg["page"]), after=seg.get("after"))
+        start = ListingCursor(page=seg.page, after=seg.after)
         # A backfill walks the whole listing, so its size is the total to show; a pass
         # that stops at the watermark or --since ends at a page no one can tell, and a
         # resumed GraphQL pass does not know how far down its cursor is.
-        whole = seg["stop"] is None and start.after is None
+        whole = seg.stop is None and start.after is None
         walked = 0  # GraphQL: listing items walked in this pass (its total is in PRs)
         for page in self.listing.pages(start, probe.first if probe is not None else None):
             items = page.items
             self.pages += 1
             walked += len(items)
-            if seg["top"] is None:
-                seg["top"] = updated_at(items[0]) if items else None
-            changed, reached_stop = self._changed(items, seg["stop"])
+            if seg.top is None:
+                seg.top = updated_at(items[0]) if items else None
+            changed, reached_stop = self._changed(items, seg.stop)
             if changed:  # its PRs' files come next, a request each: show where we are first
                 self._report(page, walked - len(items), whole, before=True)
             prs = self.listing.pull_requests(changed)
-            seg.update(page=page.next.page, after=page.next.after)
+            seg.page, seg.after = page.next.page, page.next.after
             done = reached_stop or not page.has_next or not items
             written = None
             with self.store.transaction():
                 if prs:
                     written = gs.upsert_github_prs(self.store, self.repo, prs)
                 if done:
-                    tops = [t for t in (state.get("watermark"), seg["top"]) if t]
-                    state.update(
-                        watermark=max(tops) if tops else None, floor=seg["floor"], pending=None
-                    )
+                    tops = [t for t in (state.watermark, seg.top) if t]
+                    state.watermark = max(tops) if tops else None
+                    state.floor, state.pending = seg.floor, None
                     if probe is not None and probe.etag:
                         gs.put_etag(self.store, probe.url, probe.etag)
                 else:
-                    state["pending"] = {k: v for k, v in seg.items() if k in _PENDING_KEYS}
+                    state.pending = seg
                 gs.save_state(self.store, self.repo, state)
             if written is not None:  # counted once committed: what a Ctrl-C message tells
                 self.result.counts.add(written)
@@ -208,30 +202,29 @@ class GitHubSync:
             total = page.total_count if whole else None
             self.reporter.progress(walked, total, "PRs", ", ".join(requests))
 
-    def _probe(self, seg: dict[str, Any]) -> Probe | None:
+    def _probe(self, conditional: bool) -> Probe | None:
         """Ask whether anything changed since the last complete pass (a 304 is free).
 
         REST asks with the first page itself; GraphQL with a one-item REST listing, and
         only on an incremental pass (the first ETag is taken on the second sync).
         """
-        if self.api == "graphql" and not seg["conditional"]:
+        if self.api == "graphql" and not conditional:
             return None  # a first pass: a 304 could not end it, so the probe would be wasted
-        etag = gs.get_etag(self.store, self.listing.probe_url()) if seg["conditional"] else None
+        etag = gs.get_etag(self.store, self.listing.probe_url()) if conditional else None
         return self.listing.probe(etag)
 
     def _changed(
-        self, items: list[dict[str, Any]], stop: str | None
-    ) -> tuple[list[dict[str, Any]], bool]:
+        self, items: Sequence[RestPull | GraphQLPull], stop: str | None
+    ) -> tuple[list[RestPull | GraphQLPull], bool]:
         """The page's items above `stop` whose update the store does not hold yet."""
-        numbers = [int(i["number"]) for i in items if isinstance(i.get("number"), int)]
-        known = gs.known_updated_at(self.store, self.repo, numbers)
-        changed: list[dict[str, Any]] = []
+        known = gs.known_updated_at(self.store, self.repo, [i.number for i in items])
+        changed: list[RestPull | GraphQLPull] = []
         for item in items:
             updated = updated_at(item)
             if stop and updated < stop:
                 return changed, True
             self.result.read += 1
-            if known.get(item.get("number", 0)) == updated:
+            if known.get(item.number) == updated:
                 self.result.counts.unchanged += 1
             else:
                 changed.append(item)

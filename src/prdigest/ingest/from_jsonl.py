@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
+from ..models import PullRequest
 from ..reporting import Reporter
 from ..sources.jsonl import JsonlFile, read_jsonl
+from ..sources.records import parse_record
 from ..store import Store
 from .batches import ingest_records, resume_from
 from .result import SyncResult
@@ -26,18 +27,18 @@ def sync_jsonl(
 
     file = JsonlFile(path)
 
-    def records() -> Iterator[tuple[str, dict[str, Any]]]:
+    def records() -> Iterator[tuple[str, PullRequest]]:
+        """(cursor position `line:sha`, record) line by line."""
         for line, raw in file.records(start_line):
-            yield f"{path}:{line}|{line}", raw
+            pr = parse_record(raw, repo, "jsonl", f"{path}:{line}")
+            yield f"{line}:{pr.sha}", pr
 
     def progress(read: int, finished: bool) -> None:
         # The file's size is the total (the records in it are not known until read).
         done = file.size if finished else file.bytes_read()
         reporter.progress(done, file.size, "bytes", f"{read:,} records")
 
-    return ingest_records(
-        store, repo, source, "jsonl", records(), since, progress, _jsonl_cursor_value, floor
-    )
+    return ingest_records(store, repo, source, records(), since, progress, floor)
 
 
 def _jsonl_position(value: str) -> tuple[int, str]:
@@ -47,11 +48,7 @@ def _jsonl_position(value: str) -> tuple[int, str]:
     return int(line), sha
 
 
-def _jsonl_cursor_value(where: str, raw: dict[str, Any]) -> str:
-    return f"{where.rpartition('|')[2]}:{raw.get('sha', '')}"
-
-
 def _line_has_sha(path: Path, line: int, sha: str) -> bool:
     for number, raw in read_jsonl(path, line - 1):
-        return number == line and raw.get("sha") == sha
+        return number == line and isinstance(raw, dict) and raw.get("sha") == sha
     return False

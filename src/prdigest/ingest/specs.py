@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..config import Config
 from ..errors import ConfigError
-from ..sources.source_spec import SourceSpec
+from ..sources.source_spec import GitHubOptions, SourceSpec
 from ..timeutil import parse_date
 
 
@@ -25,16 +25,18 @@ def configured_repos(config: Config) -> list[str]:
 def spec_for(repo: str, config: Config) -> SourceSpec:
     """The source of a configured repository: `git` / `jsonl` paths, else the GitHub API."""
     settings = config.repo_settings(repo)
-    since = settings.get("since")
+
+    def text(key: str) -> str | None:  # `config_problems` has checked these are strings
+        value = settings.get(key)
+        return str(value) if value is not None else None
+
+    git, jsonl, since = text("git"), text("jsonl"), settings.get("since")
     return SourceSpec(
-        git=Path(settings["git"]).expanduser() if settings.get("git") else None,
-        jsonl=Path(settings["jsonl"]).expanduser() if settings.get("jsonl") else None,
-        ref=settings.get("ref"),
+        git=Path(git).expanduser() if git else None,
+        jsonl=Path(jsonl).expanduser() if jsonl else None,
+        ref=text("ref"),
         since=datetime.combine(parse_date(str(since), "since"), time.min, UTC) if since else None,
-        extra={
-            "github_api_url": settings.get("github_api_url"),
-            "api": settings.get("api", "auto"),
-        },
+        github=GitHubOptions(api_url=text("github_api_url"), api=text("api") or "auto"),
     )
 
 
@@ -44,14 +46,10 @@ def resolve_spec(repo: str, config: Config, given: SourceSpec) -> SourceSpec:
     if given.given:
         return given
     configured = spec_for(repo, config)
-    extra = {
-        **configured.extra,
-        **{k: v for k, v in given.extra.items() if v not in (None, "auto", False)},
-    }
     return SourceSpec(
         git=configured.git,
         jsonl=configured.jsonl,
         ref=given.ref or configured.ref,
         since=given.since or configured.since,
-        extra=extra,
+        github=configured.github.under(given.github),
     )

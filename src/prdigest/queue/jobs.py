@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypedDict
 
 import procrastinate
 import psycopg
@@ -107,13 +108,14 @@ def run_worker(
     reporter = reporter or SilentReporter()
     app = make_app(url)
 
-    options: dict[str, Any] = {
-        "concurrency": concurrency,
-        "update_heartbeat_interval": heartbeat,
-        "stalled_worker_timeout": stalled_after,
+    run = functools.partial(
+        app.run_worker_async,
+        concurrency=concurrency,
+        update_heartbeat_interval=heartbeat,
+        stalled_worker_timeout=stalled_after,
         # in-process only: each job reports rate-limit waits and warnings through it
-        "additional_context": {"db": url, "config": config_path, "reporter": reporter},
-    }
+        additional_context={"db": url, "config": config_path, "reporter": reporter},
+    )
 
     async def retry_stalled() -> int:
         stalled = list(
@@ -137,7 +139,7 @@ def run_worker(
     async def serve() -> None:
         recovery = asyncio.create_task(recover_forever())
         try:
-            await app.run_worker_async(wait=True, **options)
+            await run(wait=True)
         finally:
             recovery.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -147,7 +149,7 @@ def run_worker(
         # Done only when nothing waits and nothing runs: a job still marked as running
         # belongs to a live worker (wait for it) or to a dead one (retried once stalled).
         while True:
-            await app.run_worker_async(wait=False, install_signal_handlers=False, **options)
+            await run(wait=False, install_signal_handlers=False)
             await retry_stalled()
             if not _unfinished(url):
                 return
@@ -164,7 +166,13 @@ def _unfinished(db_url: str) -> int:
     return sum(int(r["count"]) for r in queue_counts(db_url) if r["status"] in ("todo", "doing"))
 
 
-def queue_counts(db_url: str) -> list[dict[str, Any]]:
+class JobCount(TypedDict):
+    task: str
+    status: str  # todo, doing, succeeded, failed, …
+    count: int
+
+
+def queue_counts(db_url: str) -> list[JobCount]:
     """Jobs by task and status (todo, doing, succeeded, failed, …)."""
     try:
         with psycopg.connect(db_url, autocommit=True) as conn:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 import procrastinate
 
@@ -18,7 +18,14 @@ def _settings(context: procrastinate.JobContext) -> tuple[str, str | None, Repor
     return str(extra["db"]), extra.get("config"), extra.get("reporter") or SilentReporter()
 
 
-def sync_repository(context: procrastinate.JobContext, repo: str) -> dict[str, Any]:
+class SyncOutcome(TypedDict):
+    """A sync job's result, as the queue keeps it."""
+
+    read: int
+    inserted: int
+
+
+def sync_repository(context: procrastinate.JobContext, repo: str) -> SyncOutcome:
     """Sync one repository from its configured source; resumes from the stored cursor."""
     db, config_path, reporter = _settings(context)
     store = open_store(db)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+import msgspec
 
 from ..analyze.english import plural
+from ..errors import StoreError
 from ..models import Report
 from .entries import Entry
 
@@ -24,7 +26,7 @@ class NewsItem:
     text: str  # plain text: the template escapes it
     path: str  # a new component's directory, shown as code ('' for the others)
     number: int | None
-    url: str
+    url: str | None  # None: a repository without GitHub links (cited as PR#N)
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ def latest_news(repo: str, entries: Sequence[Entry], reports: Sequence[Report]) 
         ),
         None,
     )
-    items = _items(report.context)
+    items = _items(report)
     if entry is None or not items:
         return None
     return RepoNews(
@@ -57,24 +59,60 @@ def latest_news(repo: str, entries: Sequence[Entry], reports: Sequence[Report]) 
     )
 
 
-def _items(context: dict[str, Any]) -> list[NewsItem]:
-    news = context.get("news") or {}
-    prs = context.get("prs") or {}
+# What this page reads of a stored digest's context (the analysis, as the store keeps it).
+class _Breaking(msgspec.Struct, frozen=True):
+    pr: int
+    kind: str  # breaking | deprecation | …
+    sentence: str
+    subject: str | None = None
+
+
+class _Component(msgspec.Struct, frozen=True):
+    lead: int | None
+    files: int
+    path: str
+
+
+class _News(msgspec.Struct, frozen=True):
+    lead: list[int] = []
+    breaking: list[_Breaking] = []
+    new_components: list[_Component] = []
+
+
+class _Cited(msgspec.Struct, frozen=True):
+    clean_title: str
+    url: str | None
+
+
+class _StoredNews(msgspec.Struct, frozen=True):
+    news: _News | None = None  # None: stored before the analysis had news
+    prs: dict[str, _Cited] | None = None
+
+
+def _items(report: Report) -> list[NewsItem]:
+    try:
+        stored = msgspec.convert(report.context, _StoredNews)
+    except msgspec.ValidationError as exc:
+        raise StoreError(
+            f"the stored digest of {report.repo} for {report.window_start}..{report.window_end}"
+            f" cannot be read ({exc})",
+            "write that digest again with `prdigest digest`",
+        ) from None
+    news, prs = stored.news or _News(), stored.prs or {}
     out = []
-    announced = {row["pr"] for row in news.get("breaking", []) if row["kind"] in _LABELS}
-    made = {c["lead"] for c in news.get("new_components", [])}
-    for number in news.get("lead", []):  # told below as what they announce or make
+    announced = {row.pr for row in news.breaking if row.kind in _LABELS}
+    made = {c.lead for c in news.new_components}
+    for number in news.lead:  # told below as what they announce or make
         pr = prs.get(str(number))
         if pr is not None and number not in announced and number not in made:
-            out.append(NewsItem("Top", pr["clean_title"].replace("`", ""), "", number, pr["url"]))
-    for row in news.get("breaking", []):
-        if row["kind"] in _LABELS and str(row["pr"]) in prs:
-            text = (row["subject"] or row["sentence"].rstrip(".")).replace("`", "")
-            url = prs[str(row["pr"])]["url"]
-            out.append(NewsItem(_LABELS[row["kind"]], text, "", row["pr"], url))
-    for component in news.get("new_components", []):
-        number = component["lead"]
-        url = prs[str(number)]["url"] if number is not None and str(number) in prs else ""
-        files = plural(component["files"], "file")
-        out.append(NewsItem("New", files, component["path"] + "/", number, url))
+            out.append(NewsItem("Top", pr.clean_title.replace("`", ""), "", number, pr.url))
+    for row in news.breaking:
+        if row.kind in _LABELS and str(row.pr) in prs:
+            text = (row.subject or row.sentence.rstrip(".")).replace("`", "")
+            out.append(NewsItem(_LABELS[row.kind], text, "", row.pr, prs[str(row.pr)].url))
+    for component in news.new_components:
+        lead = component.lead
+        url = prs[str(lead)].url if lead is not None and str(lead) in prs else ""
+        files = plural(component.files, "file")
+        out.append(NewsItem("New", files, component.path + "/", lead, url))
     return out

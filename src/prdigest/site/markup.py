@@ -67,7 +67,7 @@ def excerpt(markdown: str, limit: int = EXCERPT_CHARS) -> str:
 def render_with_excerpt(markdown: str, limit: int = EXCERPT_CHARS) -> tuple[str, str]:
     """HTML and excerpt from one parse (parsing is most of a build's time)."""
     md = _parser()
-    env: dict[str, Any] = {}
+    env: dict[str, object] = {}  # markdown-it's scratch space for one parse
     tokens = md.parse(markdown, env)
     _outline_from_h2(tokens)
     return md.renderer.render(tokens, md.options, env), _first_paragraph(tokens, limit)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -139,7 +139,8 @@ def load_assets(directory: Path) -> list[tuple[str, bytes]]:
     return found
 
 
-def _text(meta: dict[str, Any], key: str, source: str, required: bool = False) -> str:
+def _text(meta: Mapping[str, object], key: str, source: str, required: bool = False) -> str:
+    """Front matter (YAML as read) `key` as one line of text, checked."""
     value = meta.get(key)
     if value is None:
         if required:
@@ -163,7 +164,7 @@ def _line_of(key: str, front_matter: list[str]) -> int:
     return 1
 
 
-def _date(value: Any, where: str) -> date:
+def _date(value: object, where: str) -> date:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         value = str(value)
     if isinstance(value, str):
@@ -176,7 +177,7 @@ def _date(value: Any, where: str) -> date:
     raise SourceError(f"{where}: front matter date {shown}", "write 'date: YYYY-MM-DD'")
 
 
-def _topics(value: Any, source: str) -> tuple[str, ...]:
+def _topics(value: object, source: str) -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str):
@@ -191,7 +192,7 @@ def _topics(value: Any, source: str) -> tuple[str, ...]:
 
 def post_skeleton(title: str, day: date, author: str, topics: list[str]) -> str:
     """The text `prdigest post new` writes: front matter dumped safely, then a body to edit."""
-    meta: dict[str, Any] = {
+    meta: dict[str, str | list[str]] = {
         "title": title,
         "date": day.isoformat(),
         "author": author,

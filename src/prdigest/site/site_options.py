@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError
@@ -29,7 +29,6 @@ class SiteSettings:
     digest_topic: str = "Weekly Digests"
     release_notes_topic: str = "Release Notes"
     feed_entries: int = 20
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def topic_description(self, name: str) -> str:
         for topic in self.topics:

@@ -16,9 +16,10 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 from ..errors import GitError, GitLogError
 
@@ -54,6 +55,84 @@ _GIT_CONFIG = (
 )  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class GitFile:
+    """One file a commit changed, as git's numstat (or `--raw`) gave it."""
+
+    path: str
+    additions: int | None = None  # None: binary, uncounted, or read by blob id
+    deletions: int | None = None
+    binary: bool = False
+    old_path: str | None = None  # set on renames
+    patch: str | None = None  # Python files: the diff from its first `@@`
+    patch_truncated: bool = False
+    blobs: tuple[str, ...] = ()  # --raw: the (old, new) blob ids
+    stats_unavailable: bool = False  # a partial clone lacks the contents to count
+
+    def as_record(self) -> dict[str, object]:
+        """The record format's file entry: the flags and diff only when set."""
+        entry: dict[str, object] = {
+            "path": self.path,
+            "additions": self.additions,
+            "deletions": self.deletions,
+        }
+        if self.binary:
+            entry["binary"] = True
+        if self.stats_unavailable:
+            entry["stats_unavailable"] = True
+        if self.old_path is not None:
+            entry["old_path"] = self.old_path
+        if self.patch_truncated:
+            entry["patch_truncated"] = True
+        if self.patch is not None:
+            entry["patch"] = self.patch
+        return entry
+
+
+@dataclass(frozen=True, slots=True)
+class GitCommit:
+    """One first-parent commit with its files: a landed-commit record while it is read."""
+
+    repo: str
+    number: int | None
+    number_source: str | None
+    sha: str
+    parents: list[str]
+    title: str
+    body: str
+    author_name: str
+    author_email: str
+    committer_name: str
+    committer_email: str
+    committed_at: str  # YYYY-MM-DDTHH:MM:SSZ
+    authored_at: str
+    files: list[GitFile] = field(default_factory=list)
+    trailers: dict[str, list[str]] = field(default_factory=dict)
+
+    def as_record(self) -> dict[str, object]:
+        """The record in the format of `../shared/data/README.md` (what the store keeps)."""
+        return {
+            "repo": self.repo,
+            "number": self.number,
+            "number_source": self.number_source,
+            "sha": self.sha,
+            "parents": self.parents,
+            "title": self.title,
+            "body": self.body,
+            "author_name": self.author_name,
+            "author_email": self.author_email,
+            "committer_name": self.committer_name,
+            "committer_email": self.committer_email,
+            "committed_at": self.committed_at,
+            "authored_at": self.authored_at,
+            "files": [f.as_record() for f in self.files],
+            "trailers": self.trailers,
+        }
+
+    def with_files(self, files: list[GitFile]) -> GitCommit:
+        return replace(self, files=files)
+
+
 def resolve_ref(path: Path, ref: str | None) -> tuple[str, str]:
     """(ref name, head sha) of `ref`, or of the default branch when None: the remote
     HEAD's branch if known (origin, then upstream), else the current branch / HEAD."""
@@ -85,7 +164,7 @@ def iter_git_records(
     after_sha: str | None = None,
     head: str | None = None,
     on_range: Callable[[list[str]], None] | None = None,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[GitCommit]:
     """First-parent history of `ref` (default branch when None), oldest first, as
     records. `after_sha` is the sync cursor: only later commits are yielded, unless
     it is not an ancestor of the ref any more (a force-push), then all of them.
@@ -112,10 +191,10 @@ def iter_git_records(
         for record in _parse_stream(_tokens(_chunks(stdout)), repo, succeeded):
             if since_ts is not None and _epoch(record) < since_ts:
                 continue
-            if record["sha"] in cut:
+            if record.sha in cut:
                 # A shallow clone's oldest commit looks like a root: its diff would be the
                 # whole tree, not the PR. Its parents and changes are unknown here.
-                record["files"] = []
+                record = record.with_files([])
             yield record
 
 
@@ -193,14 +272,14 @@ def _tokens(chunks: Iterator[bytes]) -> Iterator[bytes]:
 
 def _parse_stream(
     tokens: Iterator[bytes], repo: str, complete: Callable[[], bool] = lambda: True
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[GitCommit]:
     """Records from a log's tokens, with numstat entries, or `--raw` ones (their blob ids
     in `blobs`, no counts). The last record is yielded only if `complete()` says the log
     ended well: a git that died mid-commit leaves it unfinished."""
     from .commit_message import parse_message  # loaded while git log starts up
 
     header: list[bytes] = []
-    files: list[dict[str, Any]] = []
+    files: list[GitFile] = []
     in_header = False
     for token in tokens:
         if in_header:
@@ -225,47 +304,47 @@ def _parse_stream(
                 files.append(_raw_change(token.lstrip(b"\n"), tokens))
             continue  # else not an entry (git writes none between commits)
         added, deleted, name = fields
-        if name:
-            change: dict[str, Any] = {"path": _text(name)}
-            old = None
-        else:  # a rename: the old and new paths follow as two tokens
-            old = next(tokens, b"")
-            change = {"path": _text(next(tokens, b""))}
-        if added == b"-" or deleted == b"-":
-            change["additions"] = change["deletions"] = None
-            change["binary"] = True
-        else:
-            change["additions"], change["deletions"] = int(added), int(deleted)
-        if old is not None:
-            change["old_path"] = _text(old)  # last, as in the published records
-        files.append(change)
+        old_path = None
+        if not name:  # a rename: the old and new paths follow as two tokens
+            old_path = _text(next(tokens, b""))
+            name = next(tokens, b"")
+        binary = added == b"-" or deleted == b"-"
+        files.append(
+            GitFile(
+                path=_text(name),
+                additions=None if binary else int(added),
+                deletions=None if binary else int(deleted),
+                binary=binary,
+                old_path=old_path,
+            )
+        )
     if header and complete():
         yield _record(repo, header, files, parse_message)
 
 
-def _raw_change(entry: bytes, tokens: Iterator[bytes]) -> dict[str, Any]:
+def _raw_change(entry: bytes, tokens: Iterator[bytes]) -> GitFile:
     """`:MODE MODE OLD NEW STATUS` and its path(s): the change with its blob ids, which
     reading needs no contents for (renames: exact ones only, `-M100%`)."""
     _old_mode, _new_mode, old_blob, new_blob, status = entry[1:].split(b" ")[:5]
-    change: dict[str, Any] = {}
-    if status[:1] in (b"R", b"C"):
-        change["old_path"] = _text(next(tokens, b""))
-    change["path"] = _text(next(tokens, b""))
-    change["blobs"] = (old_blob.decode("ascii"), new_blob.decode("ascii"))
-    return change
+    old_path = _text(next(tokens, b"")) if status[:1] in (b"R", b"C") else None
+    return GitFile(
+        path=_text(next(tokens, b"")),
+        old_path=old_path,
+        blobs=(old_blob.decode("ascii"), new_blob.decode("ascii")),
+    )
 
 
-def _add_patches(diff: bytes, files: list[dict[str, Any]]) -> None:
+def _add_patches(diff: bytes, files: list[GitFile]) -> None:
     """Each Python file's part of a commit's diff, as its `patch`. git writes one part a
     file, in the numstat's order; a part whose header does not name its file stops the
     pairing (no patch rather than another file's)."""
-    if not any(f["path"].endswith(_PATCHED) for f in files):
+    if not any(f.path.endswith(_PATCHED) for f in files):
         return
     parts = diff.split(b"\n" + _DIFF_START)
     if len(parts) != len(files):
         return
-    for change, part in zip(files, parts, strict=True):
-        path = change["path"]
+    for i, (change, part) in enumerate(zip(files, parts, strict=True)):
+        path = change.path
         if not path.endswith(_PATCHED):
             continue
         header_end = part.find(b"\n")
@@ -278,39 +357,41 @@ def _add_patches(diff: bytes, files: list[dict[str, Any]]) -> None:
         if start < 0:
             continue  # a mode change or an empty file: no hunk
         patch = part[start + 1 :]
-        if len(patch) > _MAX_PATCH:
+        truncated = len(patch) > _MAX_PATCH
+        if truncated:
             patch = patch[: patch.rfind(b"\n", 0, _MAX_PATCH) + 1]
-            change["patch_truncated"] = True
-        change["patch"] = patch.decode("utf-8", "replace")
+        files[i] = replace(
+            change, patch=patch.decode("utf-8", "replace"), patch_truncated=truncated
+        )
 
 
 def _record(
     repo: str,
     header: list[bytes],
-    files: list[dict[str, Any]],
+    files: list[GitFile],
     parse_message: Callable[[str, str], ParsedMessage],
-) -> dict[str, Any]:
+) -> GitCommit:
     sha, parents, a_name, a_email, a_time, c_name, c_email, c_time, message = (
         header + [b""] * _HEADER_FIELDS
     )[:_HEADER_FIELDS]
     parsed = parse_message(_text(message), repo)
-    return {
-        "repo": repo,
-        "number": parsed.number,
-        "number_source": parsed.number_source,
-        "sha": _text(sha).strip(),
-        "parents": _text(parents).split(),
-        "title": parsed.title or _NO_TITLE,
-        "body": parsed.body,
-        "author_name": _text(a_name),
-        "author_email": _text(a_email),
-        "committer_name": _text(c_name),
-        "committer_email": _text(c_email),
-        "committed_at": _iso(c_time),
-        "authored_at": _iso(a_time),
-        "files": files,
-        "trailers": parsed.trailers,
-    }
+    return GitCommit(
+        repo=repo,
+        number=parsed.number,
+        number_source=parsed.number_source,
+        sha=_text(sha).strip(),
+        parents=_text(parents).split(),
+        title=parsed.title or _NO_TITLE,
+        body=parsed.body,
+        author_name=_text(a_name),
+        author_email=_text(a_email),
+        committer_name=_text(c_name),
+        committer_email=_text(c_email),
+        committed_at=_iso(c_time),
+        authored_at=_iso(a_time),
+        files=files,
+        trailers=parsed.trailers,
+    )
 
 
 def _text(raw: bytes) -> str:
@@ -321,11 +402,9 @@ def _iso(epoch: bytes) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(epoch or b"0")))
 
 
-def _epoch(record: dict[str, Any]) -> float:
+def _epoch(record: GitCommit) -> float:
     return (
-        datetime.strptime(record["committed_at"], "%Y-%m-%dT%H:%M:%SZ")
-        .replace(tzinfo=UTC)
-        .timestamp()
+        datetime.strptime(record.committed_at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).timestamp()
     )
 
 

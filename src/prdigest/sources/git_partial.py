@@ -18,11 +18,20 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from itertools import islice
 from pathlib import Path
-from typing import Any
 
 from ..errors import GitLogError
 from . import git
-from .git import LOG_OPTIONS, _chunks, _epoch, _git, _parse_stream, _shallow_boundary, _tokens
+from .git import (
+    LOG_OPTIONS,
+    GitCommit,
+    GitFile,
+    _chunks,
+    _epoch,
+    _git,
+    _parse_stream,
+    _shallow_boundary,
+    _tokens,
+)
 
 _CHUNK = 500  # commits read by blob id at a time: memory stays flat on a long history
 _NO_BLOB = "0" * 40
@@ -41,7 +50,7 @@ def iter_clone_records(
     head: str | None = None,
     on_range: Callable[[list[str]], None] | None = None,
     on_unavailable: Unavailable | None = None,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[GitCommit]:
     """`git.iter_git_records`, and in a partial clone that lacks contents, the rest of the
     history with those files marked (`on_unavailable` is told each such commit)."""
     revisions: list[str] = []
@@ -56,7 +65,7 @@ def iter_clone_records(
         for record in git.iter_git_records(
             path, repo, ref=ref, since=since, after_sha=after_sha, head=head, on_range=seen
         ):
-            last = record["sha"]
+            last = record.sha
             yield record
     except GitLogError:
         if not revisions or not is_partial_clone(path):
@@ -87,74 +96,69 @@ def _read_around_missing(
     revisions: list[str],
     since: datetime | None,
     on_unavailable: Unavailable | None,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[GitCommit]:
     since_ts = since.timestamp() if since is not None else None
     cut = _shallow_boundary(path)
     with _log(path, ["--reverse", "--raw", "-M100%", "--no-abbrev", *revisions]) as tokens:
         records = _parse_stream(tokens, repo)
         while chunk := list(islice(records, _CHUNK)):
-            chunk = [r for r in chunk if since_ts is None or _epoch(r) >= since_ts]
-            for record in chunk:
-                if record["sha"] in cut:  # a shallow clone's oldest commit: see git.py
-                    record["files"] = []
+            chunk = [  # a shallow clone's oldest commit has no files: see git.py
+                r.with_files([]) if r.sha in cut else r
+                for r in chunk
+                if since_ts is None or _epoch(r) >= since_ts
+            ]
             yield from _counted(path, repo, chunk, on_unavailable)
 
 
 def _counted(
-    path: Path, repo: str, records: list[dict[str, Any]], on_unavailable: Unavailable | None
-) -> Iterator[dict[str, Any]]:
+    path: Path, repo: str, records: list[GitCommit], on_unavailable: Unavailable | None
+) -> Iterator[GitCommit]:
     """The records with counts where git has the contents, else `stats_unavailable`."""
     missing = _missing_blobs(path, records)
     whole = [  # commits with changes (a shallow clone's cut has none left) that lack nothing
-        r["sha"] for r in records if r["files"] and not any(_lacks(f, missing) for f in r["files"])
+        r.sha for r in records if r.files and not any(_lacks(f, missing) for f in r.files)
     ]
-    counts = {r["sha"]: r["files"] for r in _numstat(path, repo, whole)} if whole else {}
+    counts = {r.sha: r.files for r in _numstat(path, repo, whole)} if whole else {}
     for record in records:
-        if record["sha"] in counts:
-            record["files"] = counts[record["sha"]]
-        else:
-            record["files"] = _partly_counted(path, repo, record, missing)
-            lacking = sum(1 for f in record["files"] if f.get("stats_unavailable"))
-            if on_unavailable is not None and lacking:
-                on_unavailable(record["sha"], lacking)
-        yield record
+        if record.sha in counts:
+            yield record.with_files(counts[record.sha])
+            continue
+        files = _partly_counted(path, repo, record, missing)
+        lacking = sum(1 for f in files if f.stats_unavailable)
+        if on_unavailable is not None and lacking:
+            on_unavailable(record.sha, lacking)
+        yield record.with_files(files)
 
 
-def _partly_counted(
-    path: Path, repo: str, record: dict[str, Any], missing: set[str]
-) -> list[dict[str, Any]]:
+def _partly_counted(path: Path, repo: str, record: GitCommit, missing: set[str]) -> list[GitFile]:
     """A commit that needs a missing content: the files that do not are counted by git
     (one call, limited to their paths), the others marked."""
-    countable = [f for f in record["files"] if not _lacks(f, missing)]
-    paths = sorted({p for f in countable for p in (f["path"], f.get("old_path")) if p})
-    found: dict[str, dict[str, Any]] = {}
+    countable = [f for f in record.files if not _lacks(f, missing)]
+    paths = sorted({p for f in countable for p in (f.path, f.old_path) if p})
+    found: dict[str, GitFile] = {}
     if paths:
-        for counted in _numstat(path, repo, [record["sha"]], ["-M100%", "--", *paths]):
-            found = {f["path"]: f for f in counted["files"]}
+        for counted in _numstat(path, repo, [record.sha], ["-M100%", "--", *paths]):
+            found = {f.path: f for f in counted.files}
     files = []
-    for change in record["files"]:
-        if not _lacks(change, missing) and change["path"] in found:
-            files.append(found[change["path"]])
+    for change in record.files:
+        if not _lacks(change, missing) and change.path in found:
+            files.append(found[change.path])
             continue
-        entry: dict[str, Any] = {"path": change["path"], "additions": None, "deletions": None}
-        entry["stats_unavailable"] = True
-        if "old_path" in change:
-            entry["old_path"] = change["old_path"]
-        files.append(entry)
+        files.append(GitFile(change.path, old_path=change.old_path, stats_unavailable=True))
     return files
 
 
-def _lacks(change: dict[str, Any], missing: set[str]) -> bool:
-    return any(blob in missing for blob in change.get("blobs", ()))
+def _lacks(change: GitFile, missing: set[str]) -> bool:
+    return any(blob in missing for blob in change.blobs)
 
 
-def _missing_blobs(path: Path, records: list[dict[str, Any]]) -> set[str]:
+def _missing_blobs(path: Path, records: list[GitCommit]) -> set[str]:
     """The blobs the records' diffs need that the clone lacks: the trees of each commit and
     of its first parent, walked without fetching anything."""
     commits = dict.fromkeys(
-        sha for r in records for sha in (r["sha"], *r["parents"][:1])
+        sha for r in records for sha in (r.sha, *r.parents[:1])
     )  # fmt: skip
-    wanted = {b for r in records for f in r["files"] for b in f.get("blobs", ()) if b != _NO_BLOB}
+    wanted = {b for r in records for f in r.files for b in f.blobs if b != _NO_BLOB}
     if not wanted:
         return set()
     listed = _run(
@@ -167,7 +171,7 @@ def _missing_blobs(path: Path, records: list[dict[str, Any]]) -> set[str]:
 
 def _numstat(
     path: Path, repo: str, shas: Iterable[str], extra: list[str] | None = None
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[GitCommit]:
     """These commits (in this order) with the numstat counts and diffs, in one git call."""
     args = ["--no-walk=unsorted", "--stdin", "--numstat", "--patch", "-U3", *(extra or ["-M"])]
     with _log(path, args, "\n".join(shas) + "\n") as tokens:

@@ -8,12 +8,11 @@ import json
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from ..errors import SourceError
 
 
-def read_jsonl(path: Path, start_line: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_jsonl(path: Path, start_line: int = 0) -> Iterator[tuple[int, object]]:
     """Yield (line number, record) for lines after `start_line`; blank lines are skipped."""
     return JsonlFile(path).records(start_line)
 
@@ -40,8 +39,9 @@ class JsonlFile:
             return 0
         return self.size if raw.closed else raw.tell()
 
-    def records(self, start_line: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
-        """(line number, record) for lines after `start_line`; blank lines are skipped."""
+    def records(self, start_line: int = 0) -> Iterator[tuple[int, object]]:
+        """(line number, record) for lines after `start_line`; blank lines are skipped.
+        A record is any JSON value: `records.parse_record` checks it is an object."""
         path = self.path
         if not path.is_file():
             raise SourceError(

@@ -5,8 +5,6 @@ The git source emits these same records, so one parser serves both.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..errors import SourceError
 from ..models import FileChange, PullRequest
 from ..timeutil import parse_datetime
@@ -14,8 +12,9 @@ from ..timeutil import parse_datetime
 _REQUIRED = ("sha", "title", "committed_at")
 
 
-def parse_record(raw: dict[str, Any], repo: str, source: str, where: str) -> PullRequest:
-    """One record → a frozen PullRequest. `where` names the place for error messages."""
+def parse_record(raw: object, repo: str, source: str, where: str) -> PullRequest:
+    """One record (a decoded JSON value) → a frozen PullRequest. `where` names the place
+    for error messages."""
     if not isinstance(raw, dict):
         raise SourceError(
             f"{where}: expected a JSON object, got {type(raw).__name__}", "fix or remove that line"
@@ -67,14 +66,14 @@ def parse_record(raw: dict[str, Any], repo: str, source: str, where: str) -> Pul
     )
 
 
-def _number_problem(number: Any) -> str:
+def _number_problem(number: object) -> str:
     """Why `number` is no PR number; a number written as text says how to write it."""
     if isinstance(number, str) and number.strip().isdigit():
         return f"number {number!r} is text: it must be a JSON integer, without quotes ({number.strip()})"
     return f"number {number!r} is not a positive JSON integer (e.g. 107457, or null for none)"
 
 
-def _file(raw: dict[str, Any]) -> FileChange:
+def _file(raw: object) -> FileChange:
     if not isinstance(raw, dict) or not raw.get("path"):
         raise ValueError("a file entry lacks its path")
     additions, deletions = raw.get("additions"), raw.get("deletions")

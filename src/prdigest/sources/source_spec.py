@@ -7,12 +7,41 @@ imports the other to get it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
+
+if TYPE_CHECKING:
+    import httpx
+
+
+@dataclass(frozen=True)
+class GitHubOptions:
+    """How the GitHub API is asked: the flags (and `[repos]` keys) `--github-api-url`,
+    `--api`, `--no-wait`; the rest lets a test sync from a fake GitHub without waiting."""
+
+    api_url: str | None = None  # None: GITHUB_API_URL, else api.github.com
+    api: str = "auto"  # auto | rest | graphql
+    no_wait: bool = False  # on a rate limit, stop instead of waiting
+    timeout: float = 30.0  # seconds per request
+    backoff: float = 1.0  # first retry's wait
+    max_attempts: int = 6
+    page_size: int = 100  # PRs a listing page (GitHub's maximum)
+    sleep: Callable[[float], None] | None = None  # None: time.sleep
+    transport: httpx.BaseTransport | None = None
+
+    def under(self, given: GitHubOptions) -> GitHubOptions:
+        """These (configured) options with the flags `given` on the command line over them."""
+        return replace(
+            self,
+            api_url=given.api_url or self.api_url,
+            api=given.api if given.api != "auto" else self.api,
+            no_wait=given.no_wait or self.no_wait,
+        )
 
 
 @dataclass(frozen=True)
@@ -23,7 +52,7 @@ class SourceSpec:
     jsonl: Path | None = None
     ref: str | None = None
     since: datetime | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    github: GitHubOptions = field(default_factory=GitHubOptions)
 
     @property
     def given(self) -> bool:

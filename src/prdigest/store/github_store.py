@@ -22,6 +22,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
 from ..models import FileChange, PullRequest
 from ..timeutil import now, parse_datetime, to_iso
 from . import Store, UpsertCounts
@@ -32,19 +34,39 @@ _CHUNK = 500
 
 
 # -- sync state (a JSON cursor in sync_cursors) ---------------------------------
-def load_state(store: Store, repo: str) -> dict[str, Any]:
+class ListingPass(msgspec.Struct):
+    """A pass down the listing (`ingest.from_github`), as far as it got."""
+
+    api: str  # rest | graphql: a position means nothing to the other
+    since: str  # the --since it was asked with ('' for none)
+    stop: str | None  # the update it stops at (the watermark or --since), None: walk it all
+    floor: str | None  # what the state's floor becomes once it is done
+    top: str | None = None  # the newest update it saw (the watermark once it is done)
+    page: int = 1  # REST: the page it resumes at
+    after: str | None = None  # GraphQL: the cursor it resumes after
+
+
+class GitHubSyncState(msgspec.Struct):
+    """What the GitHub sync of a repository covers: every PR updated in [floor, watermark]
+    is stored; `pending`, a pass that was interrupted."""
+
+    watermark: str | None = None
+    floor: str | None = None  # '' = all history
+    pending: ListingPass | None = None
+
+
+def load_state(store: Store, repo: str) -> GitHubSyncState:
     value = store.get_cursor(repo, CURSOR_SOURCE)
     if not value:
-        return {}
+        return GitHubSyncState()
     try:
-        state = json.loads(value)
-    except json.JSONDecodeError:
-        return {}  # an unreadable cursor only costs a full pass
-    return state if isinstance(state, dict) else {}
+        return msgspec.json.decode(value, type=GitHubSyncState)
+    except msgspec.DecodeError:  # a ValidationError too
+        return GitHubSyncState()  # an unreadable cursor only costs a full pass
 
 
-def save_state(store: Store, repo: str, state: dict[str, Any]) -> None:
-    store.set_cursor(repo, CURSOR_SOURCE, json.dumps(state, sort_keys=True))
+def save_state(store: Store, repo: str, state: GitHubSyncState) -> None:
+    store.set_cursor(repo, CURSOR_SOURCE, json.dumps(msgspec.to_builtins(state), sort_keys=True))
 
 
 # -- ETags -----------------------------------------------------------------------
@@ -109,7 +131,7 @@ def upsert_github_prs(store: Store, repo: str, prs: Sequence[PullRequest]) -> Up
     with store.transaction():
         for pr in prs:
             payload = _payload(pr)
-            text = json.dumps(payload, sort_keys=True)
+            text = _payload_text(payload)
             digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
             row = store.conn.execute(
                 "SELECT content_hash FROM github_pull_requests WHERE repo_id = ? AND number = ?",
@@ -124,7 +146,7 @@ def upsert_github_prs(store: Store, repo: str, prs: Sequence[PullRequest]) -> Up
                 " ON CONFLICT (repo_id, number) DO UPDATE SET updated_at = excluded.updated_at,"
                 " state = excluded.state, merge_commit_sha = excluded.merge_commit_sha,"
                 " content_hash = excluded.content_hash, payload = excluded.payload",
-                (repo_id, pr.number, payload["updated_at"], pr.state, pr.sha, digest, text),
+                (repo_id, pr.number, payload.updated_at, pr.state, pr.sha, digest, text),
             )
             _lay_over(store, repo_id, pr)
             if row:
@@ -155,7 +177,7 @@ def reapply_github(store: Store, repo: str, numbers: Iterable[int | None]) -> in
                 (repo_id, *chunk),
             ).fetchall()
             for (payload,) in rows:
-                _lay_over(store, repo_id, _pr_from_payload(repo, json.loads(payload)))
+                _lay_over(store, repo_id, _pr_from_payload(repo, payload))
                 applied += 1
     return applied
 
@@ -271,42 +293,67 @@ def has_github_data(store: Store, repo: str) -> bool:
 
 
 # -- payload round trip ---------------------------------------------------------------
-def _payload(pr: PullRequest) -> dict[str, Any]:
-    return {
-        "number": pr.number,
-        "title": pr.title,
-        "body": pr.body,
-        "sha": pr.sha,
-        "state": pr.state,
-        "draft": pr.draft,
-        "author_login": pr.author_login,
-        "labels": list(pr.labels),
-        "created_at": _iso(pr.created_at),
-        "merged_at": _iso(pr.merged_at),
-        "updated_at": _iso(pr.updated_at) or "",
-        "files": [[f.path, f.additions, f.deletions, f.old_path] for f in pr.files],
-        "raw": pr.raw,
-    }
+class _StoredPull(msgspec.Struct, frozen=True):
+    """GitHub's view of a PR as `github_pull_requests.payload` keeps it."""
+
+    number: int
+    title: str
+    body: str
+    sha: str | None
+    state: str
+    draft: bool
+    author_login: str | None
+    labels: list[str]
+    created_at: str | None
+    merged_at: str | None
+    updated_at: str  # '' when unknown
+    files: list[tuple[str, int | None, int | None, str | None]]  # path, +, -, old path
+    raw: dict[str, object] | None
 
 
-def _pr_from_payload(repo: str, p: dict[str, Any]) -> PullRequest:
+def _payload(pr: PullRequest) -> _StoredPull:
+    assert pr.number is not None  # GitHub's PRs all have one
+    return _StoredPull(
+        number=pr.number,
+        title=pr.title,
+        body=pr.body,
+        sha=pr.sha,
+        state=pr.state,
+        draft=pr.draft,
+        author_login=pr.author_login,
+        labels=list(pr.labels),
+        created_at=_iso(pr.created_at),
+        merged_at=_iso(pr.merged_at),
+        updated_at=_iso(pr.updated_at) or "",
+        files=[(f.path, f.additions, f.deletions, f.old_path) for f in pr.files],
+        raw=dict(pr.raw) if pr.raw is not None else None,
+    )
+
+
+def _payload_text(payload: _StoredPull) -> str:
+    """The payload as stored (and hashed): sorted keys, as it has always been written."""
+    return json.dumps(msgspec.to_builtins(payload), sort_keys=True)
+
+
+def _pr_from_payload(repo: str, text: str) -> PullRequest:
+    p = msgspec.json.decode(text, type=_StoredPull)
     return PullRequest(
         repo=repo,
-        number=p["number"],
-        title=p["title"],
-        body=p["body"],
-        sha=p["sha"],
+        number=p.number,
+        title=p.title,
+        body=p.body,
+        sha=p.sha,
         number_source="github",
-        author_login=p["author_login"],
-        created_at=_dt(p["created_at"]),
-        merged_at=_dt(p["merged_at"]),
-        updated_at=_dt(p["updated_at"]),
-        state=p["state"],
-        draft=bool(p["draft"]),
+        author_login=p.author_login,
+        created_at=_dt(p.created_at),
+        merged_at=_dt(p.merged_at),
+        updated_at=_dt(p.updated_at),
+        state=p.state,
+        draft=p.draft,
         source="github",
-        labels=tuple(p["labels"]),
-        files=tuple(FileChange(path, a, d, old) for path, a, d, old in p["files"]),
-        raw=p.get("raw"),
+        labels=tuple(p.labels),
+        files=tuple(FileChange(path, a, d, old) for path, a, d, old in p.files),
+        raw=p.raw,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +19,7 @@ def raw_json(pr: PullRequest) -> str | None:
     return json.dumps(_without_patches(pr.raw), sort_keys=True)
 
 
-def _without_patches(raw: dict[str, Any]) -> dict[str, Any]:
+def _without_patches(raw: Mapping[str, object]) -> Mapping[str, object]:
     files = raw.get("files")
     if not isinstance(files, list) or not any(
         isinstance(f, dict) and ("patch" in f or "patch_truncated" in f) for f in files
@@ -45,7 +45,8 @@ def content_hash(pr: PullRequest, raw: str | None = None) -> str:
     return hashlib.sha1(f"{pr.source}\0{payload}".encode()).hexdigest()
 
 
-def _pr_payload(pr: PullRequest) -> dict[str, Any]:
+def _pr_payload(pr: PullRequest) -> dict[str, object]:
+    """What a record without a source payload is hashed by (`content_hash`)."""
     return {
         "number": pr.number,
         "title": pr.title,
@@ -66,6 +67,9 @@ def _iso(value: datetime | None) -> str | None:
     return to_iso(value) if value else None
 
 
+# A value of a row, as the database drivers take it.
+SqlValue = str | int | float | None
+
 # The columns of `pull_requests` a write sets, in the order of `pr_values`.
 PR_COLUMNS = (
     "repo_id", "number", "sha", "number_source", "title", "body", "author_name",
@@ -82,7 +86,7 @@ UPSERT_PR = (
 
 def pr_values(
     repo_id: int | None, pr: PullRequest, digest: str, raw: str | None = None
-) -> tuple[Any, ...]:
+) -> tuple[SqlValue, ...]:
     """A `pull_requests` row, in the order of PR_COLUMNS."""
     return (
         repo_id,
@@ -110,11 +114,11 @@ def pr_values(
 
 def _pr_row(
     repo_id: int | None, pr: PullRequest, digest: str, raw: str | None = None
-) -> dict[str, Any]:
+) -> dict[str, SqlValue]:
     return dict(zip(PR_COLUMNS, pr_values(repo_id, pr, digest, raw), strict=True))
 
 
-def file_rows(pr_id: int, files: Sequence[FileChange]) -> list[tuple[Any, ...]]:
+def file_rows(pr_id: int, files: Sequence[FileChange]) -> list[tuple[SqlValue, ...]]:
     """The `files` rows of one PR, in the order of its changes."""
     return [
         (

@@ -3,14 +3,40 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from ..timeutil import to_iso
 from .coverage import SyncRun, last_sync, synced_since
 from .store import Store
 
 
-def repository_status(store: Store) -> list[dict[str, Any]]:
+class CursorStatus(TypedDict):
+    source: str  # git:PATH:REF | jsonl:PATH | github
+    value: str
+    updated_at: str
+
+
+class RunStatus(TypedDict):
+    source: str
+    started_at: str
+    finished_at: str | None  # None: interrupted, or still running
+
+
+class RepositoryStatus(TypedDict):
+    """One repository as `prdigest status` tells it (`--format json`: as is)."""
+
+    name: str
+    pull_requests: int
+    direct_pushes: int
+    first_merged: str | None
+    last_merged: str | None
+    reports: int
+    cursors: list[CursorStatus]
+    synced_since: str | None
+    last_sync: RunStatus | None
+
+
+def repository_status(store: Store) -> list[RepositoryStatus]:
     rows = store.conn.execute(
         # A commit without a PR number is a direct push: counted apart from PRs (CLI.md).
         "SELECT r.id, r.name, COUNT(p.number), COUNT(p.id) - COUNT(p.number),"
@@ -19,7 +45,7 @@ def repository_status(store: Store) -> list[dict[str, Any]]:
         " FROM repositories r LEFT JOIN pull_requests p ON p.repo_id = r.id"
         " GROUP BY r.id, r.name ORDER BY r.name"
     ).fetchall()
-    out = []
+    out: list[RepositoryStatus] = []
     for repo_id, name, prs, pushes, first, last, reports in rows:
         cursors = store.conn.execute(
             "SELECT source, value, updated_at FROM sync_cursors WHERE repo_id = ? ORDER BY source",
@@ -56,7 +82,7 @@ def _iso_or_none(when: datetime | None) -> str | None:
     return to_iso(when) if when is not None else None
 
 
-def _run(run: SyncRun | None) -> dict[str, Any] | None:
+def _run(run: SyncRun | None) -> RunStatus | None:
     if run is None:
         return None
     return {"source": run.source, "started_at": run.started_at, "finished_at": run.finished_at}

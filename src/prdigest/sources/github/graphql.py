@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+import msgspec
 
 from ...errors import GitHubError
 from .http import GitHubClient
+from .parse import FilesConnection, GraphQLPull, decode
 
 PAGE_SIZE = 100
 
@@ -33,9 +35,32 @@ query($owner: String!, $name: String!, $first: Int!, $after: String) {
 """
 
 
+class _ListingInfo(msgspec.Struct, frozen=True):
+    hasNextPage: bool  # noqa: N815 - GitHub's names
+    endCursor: str | None = None  # noqa: N815
+
+
+class _PullConnection(msgspec.Struct, frozen=True):
+    pageInfo: _ListingInfo  # noqa: N815
+    nodes: list[GraphQLPull | None]  # a node GitHub cannot show is null
+    totalCount: int | None = None  # noqa: N815
+
+
+class _Repository(msgspec.Struct, frozen=True):
+    pullRequests: _PullConnection  # noqa: N815
+
+
+class _PullsData(msgspec.Struct, frozen=True):
+    repository: _Repository | None = None
+
+
+class _PullFiles(msgspec.Struct, frozen=True):
+    files: FilesConnection | None = None
+
+
 @dataclass
 class GraphQLPage:
-    nodes: list[dict[str, Any]]
+    nodes: list[GraphQLPull]
     has_next: bool
     end_cursor: str | None
     total_count: int | None = None  # PRs in the whole listing
@@ -48,25 +73,21 @@ def list_page(
     data = client.graphql(
         PULLS_QUERY, {"owner": owner, "name": name, "first": first, "after": after}
     )
-    repository = data.get("repository")
+    repository = decode(
+        data, _PullsData, f"a page of the PR listing of {repo}", "try --api rest"
+    ).repository
     if repository is None:
         raise GitHubError(
             f"repository {repo} not found through GitHub's GraphQL API",
             "check the name (owner/name); for a private repository use a token that can read it",
         )
-    try:
-        pulls = repository["pullRequests"]
-        info = pulls["pageInfo"]
-        nodes = [n for n in pulls["nodes"] if isinstance(n, dict)]
-        total = pulls.get("totalCount")
-        return GraphQLPage(
-            nodes,
-            bool(info["hasNextPage"]),
-            info.get("endCursor"),
-            total if isinstance(total, int) else None,
-        )
-    except (KeyError, TypeError) as exc:
-        raise GitHubError(f"GitHub's GraphQL answer lacks {exc}", "try --api rest") from None
+    pulls = repository.pullRequests
+    return GraphQLPage(
+        [n for n in pulls.nodes if n is not None],
+        pulls.pageInfo.hasNextPage,
+        pulls.pageInfo.endCursor,
+        pulls.totalCount,
+    )
 
 
 FILES_PER_QUERY = 20  # PRs whose next 100 files one follow-up query asks for
@@ -74,12 +95,12 @@ FILES_PER_QUERY = 20  # PRs whose next 100 files one follow-up query asks for
 
 def more_files(
     client: GitHubClient, repo: str, wanted: dict[int, str]
-) -> dict[int, dict[str, Any]]:
+) -> dict[int, FilesConnection]:
     """The next 100 files of several PRs in one query: {number: files connection}."""
     owner, _, name = repo.partition("/")
     numbers = sorted(wanted)
     declared = ["$owner: String!", "$name: String!"]
-    variables: dict[str, Any] = {"owner": owner, "name": name}
+    variables: dict[str, str | int | None] = {"owner": owner, "name": name}
     parts = []
     for i, number in enumerate(numbers):
         declared.append(f"$c{i}: String")
@@ -93,8 +114,14 @@ def more_files(
         + " ".join(parts)
         + " } }"
     )
-    repository = client.graphql(query, variables).get("repository") or {}
+    answered = decode(
+        client.graphql(query, variables).get("repository") or {},
+        dict[str, _PullFiles | None],
+        f"the files of PRs of {repo}",
+        "try --api rest",
+    )
+    empty = FilesConnection()
     return {
-        number: ((repository.get(f"p{i}") or {}).get("files") or {})
+        number: ((answered.get(f"p{i}") or _PullFiles()).files or empty)
         for i, number in enumerate(numbers)
     }

@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -39,7 +38,7 @@ def github_token() -> str | None:
 @dataclass
 class ApiResponse:
     status: int
-    data: Any  # parsed JSON; None when not modified
+    data: object  # the decoded JSON (decoded further by `parse.decode`); None when not modified
     headers: httpx.Headers
     url: str
     links: dict[str, str] = field(default_factory=dict)  # the Link header: rel → URL
@@ -64,6 +63,10 @@ class ClientStats:
     retries: int = 0
     waited_seconds: float = 0.0
     rates: dict[str, RateState] = field(default_factory=dict)
+
+
+# A query string's parameters, or a GraphQL query's variables.
+Params = Mapping[str, str | int | None]
 
 
 class GitHubUnavailable(GitHubError):
@@ -142,20 +145,19 @@ class GitHubClient:
             return self.base_url[: -len("/v3")] + "/graphql"
         return self.base_url + "/graphql"
 
-    def url_key(self, path: str, params: dict[str, Any] | None = None) -> str:
+    def url_key(self, path: str, params: Params | None = None) -> str:
         """The URL a stored ETag belongs to (no credentials in it)."""
         query = "&".join(f"{k}={params[k]}" for k in sorted(params)) if params else ""
         return f"{self.base_url}{path}" + (f"?{query}" if query else "")
 
-    def get(
-        self, path: str, params: dict[str, Any] | None = None, etag: str | None = None
-    ) -> ApiResponse:
+    def get(self, path: str, params: Params | None = None, etag: str | None = None) -> ApiResponse:
         """GET a path (or a full URL from a Link header) and parse its JSON."""
         headers = {"If-None-Match": etag} if etag else {}
         return self._request("GET", path, params=params, headers=headers)
 
-    def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
-        """POST a GraphQL query; returns its `data`, raising on errors."""
+    def graphql(self, query: str, variables: Params) -> Mapping[str, object]:
+        """POST a GraphQL query; returns its `data` (decoded further by `parse.decode`),
+        raising on errors."""
         if not self.has_token:
             raise GitHubError(
                 "GitHub's GraphQL API needs a token",
@@ -190,9 +192,9 @@ class GitHubClient:
         method: str,
         url: str,
         *,
-        params: dict[str, Any] | None = None,
+        params: Params | None = None,
         headers: dict[str, str] | None = None,
-        json_body: dict[str, Any] | None = None,
+        json_body: Mapping[str, object] | None = None,
     ) -> ApiResponse:
         where = f"{method} {urlsplit(url).path or url}"
         resource = "graphql" if url == self.graphql_url else "core"
@@ -237,9 +239,9 @@ class GitHubClient:
         method: str,
         url: str,
         where: str,
-        params: dict[str, Any] | None,
+        params: Params | None,
         headers: dict[str, str] | None,
-        json_body: dict[str, Any] | None,
+        json_body: Mapping[str, object] | None,
     ) -> ApiResponse:
         try:
             response = self._http.request(
@@ -317,7 +319,7 @@ class GitHubClient:
         return GitHubError(f"{where} answered {status}{said}", "check the request, then run again")
 
 
-def graphql_error(errors: list[Any]) -> GitHubError:
+def graphql_error(errors: list[object]) -> GitHubError:
     first = errors[0] if isinstance(errors[0], dict) else {"message": str(errors[0])}
     kind, message = first.get("type", ""), str(first.get("message", ""))[:200]
     if "something went wrong" in message.lower() or "timeout" in message.lower():

@@ -8,17 +8,25 @@ with the cursor of the page after it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from ...models import PullRequest
 from ...reporting import Reporter
 from ...timeutil import parse_datetime, to_iso
 from . import graphql, rest
-from .http import ApiResponse, GitHubClient, GitHubUnavailable
-from .parse import parse_graphql_files, parse_graphql_pull, parse_rest_pull, rest_updated_at
+from .http import GitHubClient, GitHubUnavailable
+from .parse import (
+    FilesConnection,
+    GraphQLPull,
+    RestPull,
+    parse_graphql_files,
+    parse_graphql_pull,
+    parse_rest_pull,
+    pull_updated_at,
+)
+from .rest import RestPage
 
 _MIN_GRAPHQL_PAGE = 10
 
@@ -34,12 +42,11 @@ class ListingCursor:
 
 @dataclass(frozen=True)
 class ListingPage:
-    """One page: listing items (`number`, `updated_at`; GraphQL's whole node under
-    `_graphql`), whether more follow, the cursor of the page after it, and the size of
+    """One page: listing items (REST's pull objects, or GraphQL's nodes), whether more follow, the cursor of the page after it, and the size of
     the whole listing as GitHub tells it (for progress): REST's last page number
     (`Link: rel="last"`), GraphQL's count of PRs (`totalCount`)."""
 
-    items: list[dict[str, Any]]
+    items: Sequence[RestPull | GraphQLPull]
     has_next: bool
     next: ListingCursor
     last_page: int | None = None
@@ -53,7 +60,7 @@ class Probe:
     url: str  # the URL the answer's ETag belongs to
     not_modified: bool
     etag: str | None
-    first: ApiResponse | None = None  # REST asks with the first page itself: walk from it
+    first: RestPage | None = None  # REST asks with the first page itself: walk from it
 
 
 class PullListing:
@@ -71,14 +78,13 @@ class PullListing:
         return self.client.url_key(rest.listing_path(self.repo), self._probe_params())
 
     def probe(self, etag: str | None) -> Probe:
-        size = self._probe_params()["per_page"]
-        response = rest.list_page(self.client, self.repo, 1, size, etag=etag)
-        first = response if self.api == "rest" and not response.not_modified else None
+        size = self.page_size if self.api == "rest" else 1
+        page = rest.list_page(self.client, self.repo, 1, size, etag=etag)
+        response = page.response
+        first = page if self.api == "rest" and not response.not_modified else None
         return Probe(self.probe_url(), response.not_modified, response.etag, first)
 
-    def pages(
-        self, start: ListingCursor, first: ApiResponse | None = None
-    ) -> Iterator[ListingPage]:
+    def pages(self, start: ListingCursor, first: RestPage | None = None) -> Iterator[ListingPage]:
         """The pages from `start` on. Each is fetched only when asked for, so the caller
         commits a page (with its `next` cursor) before the next request goes out."""
         cursor = start
@@ -90,23 +96,23 @@ class PullListing:
                 return
             cursor = page.next
 
-    def _probe_params(self) -> dict[str, Any]:
+    def _probe_params(self) -> dict[str, str | int]:
         return rest.listing_params(1, self.page_size if self.api == "rest" else 1)
 
-    def _page(self, cursor: ListingCursor, first: ApiResponse | None) -> ListingPage:
+    def _page(self, cursor: ListingCursor, first: RestPage | None) -> ListingPage:
         if self.api == "rest":
-            response = first or rest.list_page(self.client, self.repo, cursor.page, self.page_size)
+            listed = first or rest.list_page(self.client, self.repo, cursor.page, self.page_size)
+            response = listed.response
             has_next = response.link("next") is not None
             return ListingPage(
-                list(response.data),
+                listed.pulls,
                 has_next,
                 replace(cursor, page=cursor.page + 1),
                 last_page=_page_number(response.link("last")) if has_next else cursor.page,
             )
         page = self._graphql_page(cursor.after)
-        items = [_graphql_as_listing(n) for n in page.nodes]
         return ListingPage(
-            items,
+            page.nodes,
             page.has_next,
             replace(cursor, after=page.end_cursor),
             total_count=page.total_count,
@@ -126,22 +132,23 @@ class PullListing:
                 )
 
     # -- whole PRs ---------------------------------------------------------------
-    def pull_requests(self, items: list[dict[str, Any]]) -> list[PullRequest]:
+    def pull_requests(self, items: Sequence[RestPull | GraphQLPull]) -> list[PullRequest]:
         """The listing items as PRs with every changed file (REST: one /files walk
         each; GraphQL: the first 100 came along, the rest for several PRs a query)."""
         prs: list[PullRequest] = []
         more: dict[int, tuple[int, str]] = {}  # PR number → (index in prs, files cursor)
         for item in items:
-            if "_graphql" not in item:
-                files = rest.fetch_files(self.client, self.repo, int(item["number"]))
+            if isinstance(item, RestPull):
+                files = rest.fetch_files(self.client, self.repo, item.number)
                 prs.append(parse_rest_pull(item, self.repo, files))
                 continue
-            pr, complete = parse_graphql_pull(item["_graphql"], self.repo)
-            cursor = ((item["_graphql"].get("files") or {}).get("pageInfo") or {}).get("endCursor")
+            pr, complete = parse_graphql_pull(item, self.repo)
+            info = (item.files or FilesConnection()).pageInfo
+            cursor = info.endCursor if info else None
             if not complete and cursor:
-                more[int(item["number"])] = (len(prs), str(cursor))
+                more[item.number] = (len(prs), cursor)
             elif not complete:  # no cursor to go on from: REST has them all
-                files = rest.fetch_files(self.client, self.repo, int(item["number"]))
+                files = rest.fetch_files(self.client, self.repo, item.number)
                 pr = replace(pr, files=tuple(files))
             prs.append(pr)
         self._more_files(prs, more)
@@ -158,22 +165,17 @@ class PullListing:
                 index, _ = more.pop(number)
                 files = parse_graphql_files(connection)
                 prs[index] = replace(prs[index], files=prs[index].files + files)
-                info = connection.get("pageInfo") or {}
-                if files and info.get("hasNextPage") and info.get("endCursor"):
-                    more[number] = (index, str(info["endCursor"]))
+                info = connection.pageInfo
+                if files and info and info.hasNextPage and info.endCursor:
+                    more[number] = (index, info.endCursor)
 
 
-def updated_at(item: dict[str, Any]) -> str:
+def updated_at(item: RestPull | GraphQLPull) -> str:
     """A listing item's last update, written as the store writes times."""
-    return to_iso(parse_datetime(rest_updated_at(item)))
+    return to_iso(parse_datetime(pull_updated_at(item)))
 
 
 def _page_number(url: str | None) -> int | None:
     """The `page` a listing URL asks for (GitHub's `Link: rel="last"`), if it says."""
     pages = parse_qs(urlsplit(url).query).get("page") if url else None
     return int(pages[-1]) if pages and pages[-1].isdigit() else None
-
-
-def _graphql_as_listing(node: dict[str, Any]) -> dict[str, Any]:
-    """A GraphQL node wearing the two REST keys the walk reads."""
-    return {"number": node.get("number"), "updated_at": node.get("updatedAt"), "_graphql": node}

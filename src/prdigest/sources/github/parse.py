@@ -1,13 +1,111 @@
-"""Pure parsing of GitHub's JSON (REST and GraphQL) into `PullRequest` records."""
+"""GitHub's JSON (REST and GraphQL), decoded where it enters into Structs that describe
+just the fields we read, and parsed from them into `PullRequest` records.
+
+A shape GitHub did not send as we asked (a wrong type, a missing field) is one clear
+GitHubError naming the field (`decode`), never a traceback further on."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from datetime import datetime
+from typing import Annotated, TypeVar
+
+import msgspec
 
 from ...errors import GitHubError
 from ...models import FileChange, PullRequest
 from ...timeutil import parse_datetime
+
+Number = Annotated[int, msgspec.Meta(ge=1)]  # a PR number: a positive integer
+
+_T = TypeVar("_T")
+
+
+def decode(data: object, shape: type[_T], what: str, fix: str) -> _T:
+    """GitHub's decoded JSON `data` as `shape`, or one GitHubError saying which field of
+    `what` (e.g. "the PR listing of o/r") is not as asked."""
+    try:
+        return msgspec.convert(data, shape)
+    except msgspec.ValidationError as exc:
+        raise GitHubError(f"GitHub sent {what} we cannot read ({exc})", fix) from None
+
+
+# -- REST ------------------------------------------------------------------------------
+class User(msgspec.Struct, frozen=True):
+    login: str | None = None
+
+
+class Label(msgspec.Struct, frozen=True):
+    name: str | None = None
+
+
+class RestPull(msgspec.Struct, frozen=True):
+    """An object of `GET /repos/{repo}/pulls` (the listing sorts by `updated_at`)."""
+
+    number: Number
+    updated_at: str | None = None  # checked where read: `pull_updated_at`
+    title: str | None = None
+    body: str | None = None
+    state: str | None = None
+    draft: bool | None = None
+    created_at: str | None = None
+    merged_at: str | None = None
+    merge_commit_sha: str | None = None
+    user: User | None = None
+    labels: list[Label] | None = None
+
+
+class RestFile(msgspec.Struct, frozen=True):
+    """An object of `GET /repos/{repo}/pulls/{n}/files`."""
+
+    filename: str
+    additions: int | None = None
+    deletions: int | None = None
+    status: str | None = None
+    previous_filename: str | None = None
+
+
+# -- GraphQL (the fields `graphql.PULLS_QUERY` asks for) -------------------------------
+class PageInfo(msgspec.Struct, frozen=True):
+    hasNextPage: bool | None = None  # noqa: N815 - GitHub's names
+    endCursor: str | None = None  # noqa: N815
+
+
+class FileNode(msgspec.Struct, frozen=True):
+    path: str
+    additions: int | None = None
+    deletions: int | None = None
+
+
+class FilesConnection(msgspec.Struct, frozen=True):
+    pageInfo: PageInfo | None = None  # noqa: N815
+    nodes: list[FileNode] | None = None
+
+
+class Commit(msgspec.Struct, frozen=True):
+    oid: str | None = None
+
+
+class Labels(msgspec.Struct, frozen=True):
+    nodes: list[Label] | None = None
+
+
+class GraphQLPull(msgspec.Struct, frozen=True):
+    """A node of our GraphQL listing."""
+
+    number: Number
+    title: str | None = None
+    body: str | None = None
+    state: str | None = None
+    isDraft: bool | None = None  # noqa: N815
+    createdAt: str | None = None  # noqa: N815
+    updatedAt: str | None = None  # noqa: N815
+    mergedAt: str | None = None  # noqa: N815
+    author: User | None = None
+    mergeCommit: Commit | None = None  # noqa: N815
+    labels: Labels | None = None
+    files: FilesConnection | None = None
+
 
 # What we keep of a REST pull object as the row's raw payload (the rest is URLs).
 _KEPT = (
@@ -22,150 +120,122 @@ _KEPT = (
 )
 
 
-def parse_rest_pull(
-    raw: dict[str, Any], repo: str, files: Sequence[FileChange] = ()
-) -> PullRequest:
+def parse_rest_pull(raw: RestPull, repo: str, files: Sequence[FileChange] = ()) -> PullRequest:
     """One object of `GET /repos/{repo}/pulls` (plus its files) → a PullRequest."""
     try:
-        number = _number(raw.get("number"))
-        merged_at = _when(raw.get("merged_at"))
-        state = "merged" if merged_at else ("open" if raw.get("state") == "open" else "closed")
-        user = raw.get("user") or {}
-        labels = tuple(str(label["name"]) for label in raw.get("labels") or () if label.get("name"))
-        trimmed = {key: raw.get(key) for key in _KEPT}
-        trimmed["user"] = {"login": user.get("login")}
+        merged_at = _when(raw.merged_at)
+        state = "merged" if merged_at else ("open" if raw.state == "open" else "closed")
+        login = raw.user.login if raw.user else None
+        labels = tuple(label.name for label in raw.labels or () if label.name)
+        trimmed: dict[str, object] = {key: getattr(raw, key) for key in _KEPT}
+        trimmed["user"] = {"login": login}
         trimmed["labels"] = [{"name": name} for name in labels]
         return PullRequest(
             repo=repo,
-            number=number,
-            title=str(raw.get("title") or ""),
-            body=str(raw.get("body") or ""),
-            sha=str(raw["merge_commit_sha"]) if merged_at and raw.get("merge_commit_sha") else None,
+            number=raw.number,
+            title=raw.title or "",
+            body=raw.body or "",
+            sha=raw.merge_commit_sha if merged_at and raw.merge_commit_sha else None,
             number_source="github",
-            author_login=user.get("login"),
-            created_at=_when(raw.get("created_at")),
+            author_login=login,
+            created_at=_when(raw.created_at),
             merged_at=merged_at,
-            updated_at=_required_when(raw.get("updated_at")),
+            updated_at=_required_when(raw.updated_at),
             state=state,
-            draft=bool(raw.get("draft")),
+            draft=bool(raw.draft),
             source="github",
             labels=labels,
             files=tuple(files),
             raw=trimmed,
         )
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+    except ValueError as exc:
         raise GitHubError(
             f"GitHub sent a pull request we cannot read ({exc})",
             "report this with the repository name",
         ) from None
 
 
-def parse_rest_file(raw: dict[str, Any]) -> FileChange:
+def parse_rest_file(raw: RestFile) -> FileChange:
     """One object of `GET /repos/{repo}/pulls/{n}/files`."""
-    try:
-        return FileChange(
-            path=str(raw["filename"]),
-            additions=_count(raw.get("additions")),
-            deletions=_count(raw.get("deletions")),
-            old_path=raw.get("previous_filename") if raw.get("status") == "renamed" else None,
-        )
-    except (TypeError, ValueError, KeyError) as exc:
-        raise GitHubError(
-            f"GitHub sent a file entry we cannot read ({exc})", "report this"
-        ) from None
+    return FileChange(
+        path=raw.filename,
+        additions=raw.additions,
+        deletions=raw.deletions,
+        old_path=raw.previous_filename if raw.status == "renamed" else None,
+    )
 
 
-def parse_graphql_pull(node: dict[str, Any], repo: str) -> tuple[PullRequest, bool]:
+def parse_graphql_pull(node: GraphQLPull, repo: str) -> tuple[PullRequest, bool]:
     """One node of our GraphQL listing → (PullRequest, whether its file list is complete)."""
     try:
-        files_conn = node.get("files") or {}
-        files = parse_graphql_files(files_conn)
-        complete = not (files_conn.get("pageInfo") or {}).get("hasNextPage", False)
-        merged_at = _when(node.get("mergedAt"))
-        state = {"MERGED": "merged", "OPEN": "open"}.get(str(node.get("state")), "closed")
+        connection = node.files or FilesConnection()
+        files = parse_graphql_files(connection)
+        complete = not (connection.pageInfo and connection.pageInfo.hasNextPage)
+        merged_at = _when(node.mergedAt)
+        state = {"MERGED": "merged", "OPEN": "open"}.get(str(node.state), "closed")
         if merged_at is None and state == "merged":
             state = "closed"
-        labels = tuple(
-            str(n["name"]) for n in (node.get("labels") or {}).get("nodes") or () if n.get("name")
-        )
-        login = (node.get("author") or {}).get("login")
-        merge_sha = (node.get("mergeCommit") or {}).get("oid")
-        raw = {
-            "number": node.get("number"),
-            "title": node.get("title"),
-            "state": node.get("state"),
-            "draft": node.get("isDraft"),
-            "created_at": node.get("createdAt"),
-            "updated_at": node.get("updatedAt"),
-            "merged_at": node.get("mergedAt"),
+        labels = tuple(n.name for n in (node.labels or Labels()).nodes or () if n.name)
+        login = node.author.login if node.author else None
+        merge_sha = node.mergeCommit.oid if node.mergeCommit else None
+        raw: dict[str, object] = {
+            "number": node.number,
+            "title": node.title,
+            "state": node.state,
+            "draft": node.isDraft,
+            "created_at": node.createdAt,
+            "updated_at": node.updatedAt,
+            "merged_at": node.mergedAt,
             "merge_commit_sha": merge_sha,
             "user": {"login": login},
             "labels": [{"name": name} for name in labels],
         }
         pr = PullRequest(
             repo=repo,
-            number=_number(node.get("number")),
-            title=str(node.get("title") or ""),
-            body=str(node.get("body") or ""),
-            sha=str(merge_sha) if merged_at and merge_sha else None,
+            number=node.number,
+            title=node.title or "",
+            body=node.body or "",
+            sha=merge_sha if merged_at and merge_sha else None,
             number_source="github",
             author_login=login,
-            created_at=_when(node.get("createdAt")),
+            created_at=_when(node.createdAt),
             merged_at=merged_at,
-            updated_at=_required_when(node.get("updatedAt")),
+            updated_at=_required_when(node.updatedAt),
             state=state,
-            draft=bool(node.get("isDraft")),
+            draft=bool(node.isDraft),
             source="github",
             labels=labels,
             files=files,
             raw=raw,
         )
         return pr, complete
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+    except ValueError as exc:
         raise GitHubError(
             f"GitHub's GraphQL API sent a pull request we cannot read ({exc})", "try --api rest"
         ) from None
 
 
-def parse_graphql_files(connection: dict[str, Any]) -> tuple[FileChange, ...]:
+def parse_graphql_files(connection: FilesConnection) -> tuple[FileChange, ...]:
     """The nodes of a GraphQL `files` connection (GraphQL gives no old path for renames)."""
-    try:
-        return tuple(
-            FileChange(
-                path=str(f["path"]),
-                additions=_count(f.get("additions")),
-                deletions=_count(f.get("deletions")),
-            )
-            for f in connection.get("nodes") or ()
-        )
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        raise GitHubError(
-            f"GitHub's GraphQL API sent a file we cannot read ({exc})", "try --api rest"
-        ) from None
+    return tuple(
+        FileChange(path=f.path, additions=f.additions, deletions=f.deletions)
+        for f in connection.nodes or ()
+    )
 
 
-def rest_updated_at(raw: Any) -> str:
+def pull_updated_at(pull: RestPull | GraphQLPull) -> str:
     """The `updated_at` of a listing item, checked (the listing is sorted by it)."""
-    if not isinstance(raw, dict) or not isinstance(raw.get("updated_at"), str):
+    value = pull.updated_at if isinstance(pull, RestPull) else pull.updatedAt
+    if value is None:
         raise GitHubError("GitHub sent a pull request without updated_at", "report this")
-    return raw["updated_at"]
-
-
-def _number(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"number {value!r} is not a positive integer")
     return value
 
 
-def _when(value: Any) -> Any:
-    return parse_datetime(str(value)) if value else None
+def _when(value: str | None) -> datetime | None:
+    return parse_datetime(value) if value else None
 
 
-def _required_when(value: Any) -> Any:
+def _required_when(value: str | None) -> datetime:
     if not value:
         raise ValueError("updated_at is missing")
-    return parse_datetime(str(value))
-
-
-def _count(value: Any) -> int | None:
-    return int(value) if value is not None else None
+    return parse_datetime(value)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from ...models import CachedReply
@@ -27,7 +28,7 @@ def normalise_base_url(base_url: str) -> str:
 
 
 def request_key(
-    base_url: str, model: str, messages: list[dict[str, str]], params: dict[str, Any]
+    base_url: str, model: str, messages: list[dict[str, str]], params: Mapping[str, object]
 ) -> str:
     """The server is part of the key: another server's replies are not this one's."""
     canonical = json.dumps(

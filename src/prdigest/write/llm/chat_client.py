@@ -22,13 +22,13 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from typing import Any
 
 import httpx
+import msgspec
 
 from ...errors import LLMError
 from ...retry import GaveUp, RetryPolicy, Transient
@@ -36,7 +36,7 @@ from ...timeutil import now
 from .probe import ServerFacts, probe_server
 from .profile import LADDER, ServerProfile, measured_speeds
 from .refusals import Refusal, classify
-from .stream import Progress, RawReply, StreamError, read_reply
+from .stream import Progress, RawReply, StreamError, Usage, read_reply
 from .tokens import estimate_messages, estimate_tokens
 
 
@@ -103,33 +103,95 @@ class ClientSettings:
     concurrency: int = 2
 
 
+class AnswerSchema(msgspec.Struct, frozen=True):
+    """The schema a request's answer follows (`params["json_schema"]`), by name."""
+
+    name: str
+    schema: dict[str, object]  # a JSON schema: JSON of its own
+
+
+class _NamedSchema(msgspec.Struct, frozen=True):
+    name: str
+    schema: dict[str, object]
+    strict: bool = True
+
+
+class ResponseFormat(msgspec.Struct, frozen=True, omit_defaults=True):
+    type: str  # json_schema | json_object
+    json_schema: _NamedSchema | None = None
+    schema: dict[str, object] | None = None  # llama-server's json_object with a schema
+
+
+class _StreamOptions(msgspec.Struct, frozen=True):
+    include_usage: bool = True
+
+
+class ChatRequest(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The body of `POST /chat/completions` as we send it."""
+
+    model: str
+    messages: list[dict[str, str]]  # role, content
+    temperature: float | None = None
+    max_tokens: int | None = None
+    response_format: ResponseFormat | None = None
+    stream: bool = False
+    stream_options: _StreamOptions | None = None
+
+
+class RequestParams(msgspec.Struct, frozen=True):
+    """What a request asks for (`request_plan.params_for`): the answer's schema by name,
+    not the `response_format` it is sent with, so a reply is the same on any rung."""
+
+    temperature: float | None = None
+    max_tokens: int | None = None
+    json_schema: AnswerSchema | None = None
+
+
+def request_params(params: Mapping[str, object]) -> RequestParams:
+    """The writer's request parameters, checked (a wrong one is our bug, said so)."""
+    try:
+        return msgspec.convert(params, RequestParams)
+    except msgspec.ValidationError as exc:
+        raise LLMError(
+            f"a request's parameters are not what the client sends ({exc})", "report this"
+        ) from None
+
+
 def request_body(
-    model: str, messages: list[dict[str, str]], params: dict[str, Any], rung: int, stream: bool
-) -> dict[str, Any]:
+    model: str,
+    messages: list[dict[str, str]],
+    params: Mapping[str, object],
+    rung: int,
+    stream: bool,
+) -> ChatRequest:
     """The body sent on a rung of the ladder; `params` name the answer's schema. Below
     the rungs that enforce the schema, the system message spells it out."""
-    answer = params.get("json_schema")
+    asked = request_params(params)
+    answer = asked.json_schema
     if answer and LADDER[rung] in ("json_object", "plain"):
         messages = [dict(m) for m in messages]
         messages[0]["content"] += (
             "\nAnswer with one JSON object, and nothing else, valid against this JSON schema: "
-            + json.dumps(answer["schema"], separators=(",", ":"))
+            + json.dumps(answer.schema, separators=(",", ":"))
         )
-    body: dict[str, Any] = {"model": model, "messages": messages}
-    body.update({k: v for k, v in params.items() if k != "json_schema"})
+    response_format = None
     if answer and LADDER[rung] == "json_schema":
-        body["response_format"] = {
-            "type": "json_schema",
-            "json_schema": {"name": answer["name"], "schema": answer["schema"], "strict": True},
-        }
+        response_format = ResponseFormat(
+            "json_schema", json_schema=_NamedSchema(answer.name, answer.schema)
+        )
     elif answer and LADDER[rung] == "json_object+schema":
-        body["response_format"] = {"type": "json_object", "schema": answer["schema"]}
+        response_format = ResponseFormat("json_object", schema=answer.schema)
     elif answer and LADDER[rung] == "json_object":
-        body["response_format"] = {"type": "json_object"}
-    if stream:
-        body["stream"] = True
-        body["stream_options"] = {"include_usage": True}
-    return body
+        response_format = ResponseFormat("json_object")
+    return ChatRequest(
+        model,
+        messages,
+        temperature=asked.temperature,
+        max_tokens=asked.max_tokens,
+        response_format=response_format,
+        stream=stream,
+        stream_options=_StreamOptions() if stream else None,
+    )
 
 
 class LLMClient:
@@ -167,7 +229,7 @@ class LLMClient:
     def complete(
         self,
         messages: list[dict[str, str]],
-        params: dict[str, Any],
+        params: Mapping[str, object],
         progress: Progress | None = None,
     ) -> Completion:
         """One chat completion on the profile's rung, stepping down the ladder on a
@@ -179,7 +241,7 @@ class LLMClient:
                 one_at_a_time = self._one if self.profile.slots == 1 else nullcontext()
                 try:
                     with one_at_a_time, self._in_flight():
-                        raw = self._post_with_retries(body, messages, params, progress)
+                        raw = self._post_with_retries(body, messages, progress)
                 except _Refused as exc:
                     self._learn(exc.refusal, rung)
                     continue
@@ -226,14 +288,13 @@ class LLMClient:
 
     def _post_with_retries(
         self,
-        body: dict[str, Any],
+        body: ChatRequest,
         messages: list[dict[str, str]],
-        params: dict[str, Any],
         progress: Progress | None,
     ) -> RawReply:
         where = f"{self.settings.base_url.rstrip('/')}/chat/completions"
         wait = self.settings.timeout or self.profile.timeout(
-            estimate_messages(messages), int(params.get("max_tokens") or 0)
+            estimate_messages(messages), body.max_tokens or 0
         )
         try:
             return self._retry.call(lambda: self._post(body, wait, where, progress))
@@ -246,7 +307,7 @@ class LLMClient:
             ) from None
 
     def _post(
-        self, body: dict[str, Any], wait: float, where: str, progress: Progress | None
+        self, body: ChatRequest, wait: float, where: str, progress: Progress | None
     ) -> RawReply:
         """One attempt: the reply, or `_Failed` when another attempt is worth making."""
         started = time.monotonic()
@@ -255,7 +316,7 @@ class LLMClient:
             with self._http.stream(
                 "POST",
                 "/chat/completions",
-                json=body,
+                content=msgspec.json.encode(body),
                 timeout=httpx.Timeout(wait, connect=min(10.0, wait)),
             ) as response:
                 if response.status_code == 200:
@@ -288,12 +349,12 @@ class LLMClient:
         self._count(reason)
         return _Failed(problem, reason, retry_after)
 
-    def _classify(self, status: int, text: str, body: dict[str, Any]) -> Refusal:
+    def _classify(self, status: int, text: str, body: ChatRequest) -> Refusal:
         refusal = classify(
             status,
             text,
-            sent_format="response_format" in body,
-            sent_stream=bool(body.get("stream")),
+            sent_format=body.response_format is not None,
+            sent_stream=body.stream,
         )
         if refusal.kind == "context":
             self._count("refused as too long")
@@ -318,11 +379,13 @@ class LLMClient:
             self.failed[reason] += 1
 
     def _completion(self, raw: RawReply, messages: list[dict[str, str]]) -> Completion:
-        usage = raw.usage or {}
-        exact = isinstance(usage.get("prompt_tokens"), int)
-        prompt = int(usage["prompt_tokens"]) if exact else estimate_messages(messages)
-        if exact and isinstance(usage.get("completion_tokens"), int):
-            completion = int(usage["completion_tokens"])
+        usage = raw.usage or Usage()
+        exact = usage.prompt_tokens is not None
+        prompt = (
+            usage.prompt_tokens if usage.prompt_tokens is not None else estimate_messages(messages)
+        )
+        if exact and usage.completion_tokens is not None:
+            completion = usage.completion_tokens
         else:
             completion = estimate_tokens(raw.content)
         self.profile.measured(

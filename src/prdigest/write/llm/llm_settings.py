@@ -7,9 +7,9 @@ stored, logged or printed.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ...config import LLM_MIN_CONTEXT, Config, check_llm_setting
 from ...errors import ConfigError
@@ -38,7 +38,7 @@ class LLMSettings:
         return bool(self.base_url and self.model)
 
 
-def settings_for(writer: str, config: Config, options: dict[str, Any]) -> LLMSettings | None:
+def settings_for(writer: str, config: Config, options: Mapping[str, object]) -> LLMSettings | None:
     """The LLM settings a digest is written with, or None when `auto` finds no LLM
     configured (the deterministic writer writes it)."""
     settings = resolve_settings(config, options)
@@ -52,32 +52,45 @@ def settings_for(writer: str, config: Config, options: dict[str, Any]) -> LLMSet
     )
 
 
-def resolve_settings(config: Config, options: dict[str, Any]) -> LLMSettings:
+def resolve_settings(config: Config, options: Mapping[str, object]) -> LLMSettings:
+    """`options`: the command's `llm_*` flags (None or '' when not given)."""
     section = config.section("llm")
     file = config.path or "configuration"
 
-    def pick(option: str, env: str | None, key: str) -> Any:
+    def pick(option: str, env: str | None, key: str) -> str | None:
         value = options.get(option)
         if value not in (None, ""):
-            return value
+            return str(value)
         if env and os.environ.get(env):
             return os.environ[env]
-        return section.get(key)
+        found = section.get(key)  # a string: `config_problems` checked it
+        return str(found) if found is not None else None
 
-    def setting(key: str, default: Any, kind: type = int) -> Any:
+    def number(key: str) -> int | float | None:
         """A number from its flag (`llm_<key>`), else the file, by config's one check."""
         value, where = options.get(f"llm_{key}"), f"--llm-{key.replace('_', '-')}"
         if value in (None, ""):
             value, where = section.get(key), f"{file}: [llm].{key}"
         if value is None:
-            return default
-        check_llm_setting(key, value, where)
-        return kind(value)
+            return None
+        checked = check_llm_setting(key, value, where)
+        assert isinstance(checked, int | float), key  # the check lets numbers through only
+        return checked
 
-    prompts_dir = section.get("prompts_dir")
-    if prompts_dir is not None:
+    def integer(key: str, default: int) -> int:
+        value = number(key)
+        return default if value is None else int(value)
+
+    def real(key: str, default: float) -> float:
+        value = number(key)
+        return default if value is None else float(value)
+
+    timeout = number("timeout")  # None: from the server's measured speed
+
+    prompts_dir = None
+    if (configured_dir := section.get("prompts_dir")) is not None:
         base = config.path.parent if config.path else Path(".")
-        prompts_dir = Path(base, str(prompts_dir))
+        prompts_dir = Path(base, str(configured_dir))
         if not prompts_dir.is_dir():
             raise ConfigError(
                 f"{file}: [llm].prompts_dir {prompts_dir} is not a directory",
@@ -87,12 +100,12 @@ def resolve_settings(config: Config, options: dict[str, Any]) -> LLMSettings:
         base_url=pick("llm_base_url", "OPENAI_BASE_URL", "base_url") or None,
         model=pick("llm_model", "PRDIGEST_LLM_MODEL", "model") or None,
         api_key=os.environ.get("OPENAI_API_KEY") or None,
-        context_tokens=setting("context", DEFAULT_CONTEXT),
-        concurrency=setting("concurrency", 2),
-        timeout=setting("timeout", None, float),
-        max_retries=setting("max_retries", 3),
-        backoff=setting("backoff", 1.0, float),
-        temperature=setting("temperature", 0.0, float),
+        context_tokens=integer("context", DEFAULT_CONTEXT),
+        concurrency=integer("concurrency", 2),
+        timeout=float(timeout) if timeout is not None else None,
+        max_retries=integer("max_retries", 3),
+        backoff=real("backoff", 1.0),
+        temperature=real("temperature", 0.0),
         strict=bool(options.get("llm_strict") or section.get("strict", False)),
         refresh=bool(options.get("llm_refresh")),
         prompts_dir=prompts_dir,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 
@@ -49,7 +48,7 @@ def probe_server(http: httpx.Client, base_url: str, model: str) -> ServerFacts:
     return ServerFacts()
 
 
-def _get_json(http: httpx.Client, url: str) -> Any:
+def _get_json(http: httpx.Client, url: str) -> object:
     response = http.get(url, timeout=PROBE_TIMEOUT)
     return response.json() if response.status_code == 200 else None
 
@@ -74,8 +73,8 @@ def _models_list(http: httpx.Client, root: str, base: str, model: str) -> Server
         entry = entries[0]  # llama-server answers to any name; its one model is ours
     if entry is None:
         return None
-    meta: dict[str, Any] = entry["meta"] if isinstance(entry.get("meta"), dict) else {}
-    context = _positive(meta.get("n_ctx"))
+    meta = entry.get("meta")
+    context = _positive(meta.get("n_ctx")) if isinstance(meta, dict) else None
     if context:
         return ServerFacts(context, None, "llama-server /v1/models")
     for key in ("max_model_len", "context_length", "context_window"):
@@ -95,9 +94,14 @@ def _ollama_show(http: httpx.Client, root: str, base: str, model: str) -> Server
     match = re.search(r"^\s*num_ctx\s+(\d+)", str(shown.get("parameters") or ""), re.MULTILINE)
     if match:
         return ServerFacts(int(match.group(1)), None, "Ollama /api/show num_ctx")
-    info: dict[str, Any] = shown["model_info"] if isinstance(shown.get("model_info"), dict) else {}
+    info = shown.get("model_info")
     trained = next(
-        (_positive(v) for k, v in info.items() if str(k).endswith(".context_length")), None
+        (
+            _positive(v)
+            for k, v in (info.items() if isinstance(info, dict) else ())
+            if str(k).endswith(".context_length")
+        ),
+        None,
     )
     if trained:
         return ServerFacts(
@@ -106,5 +110,5 @@ def _ollama_show(http: httpx.Client, root: str, base: str, model: str) -> Server
     return None
 
 
-def _positive(value: Any) -> int | None:
+def _positive(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None

@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass, field, fields
-from typing import Any
+
+import msgspec
 
 from ...models import CachedReply
 from .cache import ReplyCache, profile_key
+from .stream import Timings
 
 LADDER = ("json_schema", "json_object+schema", "json_object", "plain")
 ASSUMED_PROMPT_SPEED = 40.0  # tokens/s before anything is measured: a slow CPU
@@ -101,7 +103,7 @@ def save_profile(cache: ReplyCache, base_url: str, model: str, profile: ServerPr
 
 
 def measured_speeds(
-    timings: dict[str, Any] | None,
+    timings: Timings | None,
     prompt_tokens: int,
     completion_tokens: int,
     first_token_s: float | None,
@@ -110,11 +112,12 @@ def measured_speeds(
     """Prompt and generation speeds of one answer: llama-server's own `timings`,
     else from when the first token came and when the last did."""
     if timings:
-        prompt = timings.get("prompt_per_second")
-        generation = timings.get("predicted_per_second")
-        if isinstance(prompt, int | float) and isinstance(generation, int | float):
+        prompt, generation = timings.prompt_per_second, timings.predicted_per_second
+        if prompt is not None and generation is not None:
             # a prompt served from the server's cache says nothing about its speed
-            cached = int(timings.get("prompt_n", prompt_tokens) or 0) < prompt_tokens // 2
+            told = timings.prompt_n
+            evaluated = prompt_tokens if isinstance(told, msgspec.UnsetType) else told
+            cached = int(evaluated or 0) < prompt_tokens // 2
             return (None if cached else float(prompt)), float(generation)
     if first_token_s and seconds > first_token_s and completion_tokens > 1:
         return prompt_tokens / first_token_s, completion_tokens / (seconds - first_token_s)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
+
+# A JSON schema is a JSON document of its own: its objects are `dict[str, object]`.
 
 _PLAIN = r'[^"\\{}\[\]<>#*|\n]'
 NAME_MAX = 60  # characters: a name this long is one the pattern cut, often mid-word
@@ -32,10 +34,10 @@ class Asked(Protocol):
 
 def themes_schema(
     names: Sequence[str], numbers: Sequence[Sequence[int]], asked: Sequence[Asked]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Themes for the areas `names` (each with its PR `numbers`); one area needs no
     `area` field."""
-    properties: dict[str, Any] = {}
+    properties: dict[str, object] = {}
     if len(names) > 1:
         properties["area"] = {"type": "string", "enum": list(names)}
     properties["name"] = {"type": "string", "pattern": NAME_PATTERN}
@@ -67,10 +69,10 @@ def themes_schema(
     }
 
 
-def takeaway_schema(notable: int = 0) -> dict[str, Any]:
+def takeaway_schema(notable: int = 0) -> dict[str, object]:
     """The key takeaway, and with `notable` items of news a "why it matters" sentence
     for each, in order."""
-    properties: dict[str, Any] = {"takeaway": {"type": "string", "pattern": TAKEAWAY_PATTERN}}
+    properties: dict[str, object] = {"takeaway": {"type": "string", "pattern": TAKEAWAY_PATTERN}}
     if notable:
         properties["why"] = {
             "type": "array",
@@ -86,9 +88,20 @@ def takeaway_schema(notable: int = 0) -> dict[str, Any]:
     }
 
 
-def with_short_sentences(schema: dict[str, Any]) -> dict[str, Any]:
+def with_short_sentences(schema: dict[str, object]) -> dict[str, object]:
     """A themes schema whose sentences are a re-ask's, shorter (`RETRY_SENTENCE_PATTERN`)."""
     out = copy.deepcopy(schema)
-    theme = out["properties"]["themes"]["items"]["properties"]
-    theme["summary"]["pattern"] = RETRY_SENTENCE_PATTERN
+    summary = _at(out, "properties", "themes", "items", "properties", "summary")
+    summary["pattern"] = RETRY_SENTENCE_PATTERN
     return out
+
+
+def _at(schema: dict[str, object], *path: str) -> dict[str, object]:
+    """The object at `path` in a schema `themes_schema` made (a KeyError otherwise)."""
+    node = schema
+    for key in path:
+        child = node[key]
+        if not isinstance(child, dict):
+            raise KeyError(f"{key} is no object in the schema")
+        node = child
+    return node

@@ -13,9 +13,10 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 import httpx
+import msgspec
 
 LOOP_SPAN = 80  # characters a repeated phrase must fill before it is a loop
 LOOP_REPEATS = 3
@@ -35,12 +36,42 @@ class StreamError(Exception):
         self.text = text
 
 
+class Usage(msgspec.Struct, frozen=True):
+    """The `usage` an answer reports (its last chunk, when streamed)."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+class Timings(msgspec.Struct, frozen=True):
+    """llama-server's `timings` of an answer: its prompt and generation speeds."""
+
+    prompt_per_second: float | None = None
+    predicted_per_second: float | None = None
+    # prompt tokens it evaluated (not served from its cache); UNSET: not told
+    prompt_n: float | None | msgspec.UnsetType = msgspec.UNSET
+
+
+_T = TypeVar("_T", Usage, Timings)
+
+
+def _read(value: object, shape: type[_T]) -> _T | None:
+    """`usage` or `timings` as the server sent them; None when it sent none, or sent them
+    in a shape of its own (the tokens are then estimated, the speeds measured)."""
+    if not isinstance(value, dict):
+        return None
+    try:
+        return msgspec.convert(value, shape)
+    except msgspec.ValidationError:
+        return None
+
+
 @dataclass
 class RawReply:
     content: str
     finish_reason: str  # "stop", "length", or "loop" when we hung up on a loop
-    usage: dict[str, Any] | None
-    timings: dict[str, Any] | None  # llama-server's prompt/generation speeds
+    usage: Usage | None
+    timings: Timings | None
     first_token_s: float | None
     seconds: float
     streamed: bool
@@ -90,8 +121,8 @@ def read_reply(
             continue
         if "error" in chunk:
             raise StreamError(_status(chunk["error"]), json.dumps(chunk["error"]))
-        usage = chunk.get("usage") if isinstance(chunk.get("usage"), dict) else usage
-        timings = chunk.get("timings") if isinstance(chunk.get("timings"), dict) else timings
+        usage = _read(chunk.get("usage"), Usage) or usage
+        timings = _read(chunk.get("timings"), Timings) or timings
         for choice in chunk.get("choices") or []:
             delta = choice.get("delta") or choice.get("message") or {}
             text = delta.get("content") if isinstance(delta, dict) else None
@@ -139,11 +170,11 @@ def _whole(response: httpx.Response, started: float) -> RawReply:
     if finish == "length" and repeated_tail(content) is not None:
         finish = "loop"
     seconds = time.monotonic() - started
-    usage = data.get("usage") if isinstance(data.get("usage"), dict) else None
-    timings = data.get("timings") if isinstance(data.get("timings"), dict) else None
+    usage = _read(data.get("usage"), Usage)
+    timings = _read(data.get("timings"), Timings)
     return RawReply(content, finish, usage, timings, None, seconds, False)
 
 
-def _status(error: Any) -> int:
+def _status(error: object) -> int:
     code = error.get("code") if isinstance(error, dict) else None
     return code if isinstance(code, int) and 400 <= code < 600 else 500

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 # Why a claim was dropped
 NOT_IN_WINDOW = "cites a PR not in the window"
@@ -30,6 +30,17 @@ NAME_CITED = "citation added for a name"
 THEME_NAME = "theme name taken from its sentence"
 BALANCED = "unbalanced markup closed"
 TRIMMED = "clause cut off taken out"
+
+
+class ClaimFacts(TypedDict):
+    """What verification did, as `--format json` tells it (`llm.claims`)."""
+
+    checked: int
+    citations: int
+    figures: int
+    names: int
+    dropped: dict[str, int]  # claims dropped, by reason
+    repaired: dict[str, int]
 
 
 @dataclass
@@ -76,7 +87,7 @@ class Tally:
             text += f", {self.repaired_count} repaired{_reasons(self.repaired)}"
         return text
 
-    def facts(self) -> dict[str, Any]:
+    def facts(self) -> ClaimFacts:
         return {
             "checked": self.checked,
             "citations": self.citations,

@@ -6,10 +6,25 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from ...analyze.english import plural
 from .chat_client import Completion
+
+
+class UsageFacts(TypedDict):
+    """What a run cost, as `--format json` tells it (`llm.usage`)."""
+
+    requests: int
+    cached: int
+    prompt_tokens: int
+    completion_tokens: int
+    tokens_exact: bool
+    largest_prompt: int
+    failed_attempts: dict[str, int]
+    split: int
+    lost: list[str]
+    seconds: float
 
 
 @dataclass
@@ -60,7 +75,7 @@ class Usage:
             text += f"; {self.saved_tokens:,} tokens saved by the cache"
         return text + f"; {self.seconds:.1f} s"
 
-    def facts(self) -> dict[str, Any]:
+    def facts(self) -> UsageFacts:
         return {
             "requests": self.requests,
             "cached": self.cached,
