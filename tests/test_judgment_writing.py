@@ -155,7 +155,7 @@ def test_a_bullet_keeps_the_subject_its_prefix_carried(tmp_path: Path) -> None:
 def test_a_title_that_only_names_a_thing_reads_as_what_its_body_says_it_does(
     tmp_path: Path,
 ) -> None:
-    """"Pipeline Orchestrator" names what was touched; its body says what changed. A body
+    """ "Pipeline Orchestrator" names what was touched; its body says what changed. A body
     whose first action is a detail of another subject is not used; nor is a title that
     says what it does ("Don't X" reads "no longer Xs")."""
     orchestrator = (
@@ -164,7 +164,9 @@ def test_a_title_that_only_names_a_thing_reads_as_what_its_body_says_it_does(
     )
     detail = "This PR removes unnecessary checks for ReLU conversion in the partitioner."
     records = [
-        _record(401, "Pipeline Orchestrator", "widgets/pipeline/orchestrator.py", body=orchestrator),
+        _record(
+            401, "Pipeline Orchestrator", "widgets/pipeline/orchestrator.py", body=orchestrator
+        ),
         _record(402, "New Neutron flow support for ReLU", "widgets/neutron/relu.py", body=detail),
         _record(403, "Don't use im2col path for general convs", "widgets/conv/im2col.py"),
         *_filler(410, 4),
