@@ -8,6 +8,7 @@ Orchestrator") tells a reader what was touched, not what changed.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..models import PullRequest
 from .claims import prose_lines
@@ -29,6 +30,7 @@ _OBJECT_END = re.compile(
 )
 _DANGLING = re.compile(r"(?i)\s+(?:a|an|the|of|for|to|in|on|with|and|or|from|by|as|at|instead)$")
 _AND_VERB = re.compile(r"(\band )([a-z]+)\b")
+_PARAGRAPH = re.compile(r"\n\s*\n")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 MAX_WORDS = 12
 MIN_WORDS = 2
@@ -45,10 +47,12 @@ def what_it_does(pr: PullRequest, clean_text: str) -> str:
 
 def stated_action_of(pr: PullRequest, clean_text: str) -> str:
     """What the body says the PR does, where its title does not say it; else ""."""
-    said = what_it_does(pr, clean_text)
-    return "" if said in (clean_text, as_clause(clean_text)) else said
+    if as_clause(clean_text) != clean_text or _acts_later(clean_text):
+        return ""
+    return stated_action(pr.body or "", about=clean_text) or ""
 
 
+@lru_cache(maxsize=4096)  # a PR is told in several places of one digest
 def stated_action(body: str, about: str = "") -> str | None:
     """The body's first sentence that states an action in its opening words, as a short
     clause: "adds the pipeline orchestrator (`GenAIPipeline`)"; None when none does.
@@ -57,7 +61,7 @@ def stated_action(body: str, about: str = "") -> str | None:
     unnecessary checks for ReLU conversion")."""
     wanted = _words(about)
     text = "\n".join(prose_lines(body))
-    for paragraph in re.split(r"\n\s*\n", text)[:4]:  # the opening says what it does
+    for paragraph in _PARAGRAPH.split(text)[:4]:  # the opening says what it does
         sentence = " ".join(paragraph.split())
         match = _STATEMENT.match(sentence)
         if not match:
