@@ -78,15 +78,20 @@ def test_a_pr_is_filed_where_most_of_its_lines_land(tmp_path: Path) -> None:
 
 
 def test_build_and_test_only_prs_are_filed_by_what_they_are_about(tmp_path: Path) -> None:
-    """Build files only (a visibility cleanup across the tree) are the build's, even where
-    one component's directory holds them, and docs only the docs'; tests only, of one
+    """Build files only across directories (a visibility cleanup across the tree) are the
+    build's, even where one component's directories hold them (one directory's manifest is
+    its component's: tests/test_judgment_areas.py), and docs only the docs'; tests only, of one
     component or several, are filed with CI and the build (the readers' "CI and tests":
     one section for the week's plumbing); a title tag still decides."""
     areas = areas_of(
         tmp_path,
         "pytorch/executorch",
         [
-            (201, "Remove visibility gating - Core", [("runtime/core/targets.bzl", 6)]),
+            (
+                201,
+                "Remove visibility gating - Core",
+                [("runtime/core/targets.bzl", 6), ("runtime/core/exec_aten/targets.bzl", 3)],
+            ),
             (
                 202,
                 "Remove visibility gating - Kernels",

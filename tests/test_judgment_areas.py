@@ -129,3 +129,39 @@ def test_a_prototypes_benchmarks_may_skip_the_prototype_level_generic_profile(
     areas = _areas(tmp_path, repo, records, "--profile", "generic")
     assert areas["730"] == areas["700"], areas
     assert areas["731"] != areas["700"], areas
+
+
+def test_one_components_build_manifest_is_that_components_generic_profile(
+    tmp_path: Path,
+) -> None:
+    """A fix to one component's own `CMakeLists.txt` or `TARGETS` is that component's work,
+    as readers file it; a sweep over many directories' manifests and a test directory's
+    manifest stay with the build (they are build and test plumbing)."""
+    repo = "acme/engine"
+    records = [
+        *[_record(repo, 500 + i, f"llama runner step {i}", f"examples/models/llama/r{i}.py") for i in range(4)],
+        _record(repo, 510, "Fix Cmakelists for llama main", "examples/models/llama/CMakeLists.txt"),
+        *[_record(repo, 520 + i, f"kernel op {i}", f"kernels/portable/op{i}.cpp", author="Bo") for i in range(4)],
+        _record(repo, 530, "Remove visibility gating", "kernels/portable/targets.bzl", "examples/models/llama/TARGETS", author="Cy"),
+        _record(repo, 531, "Add missing BUCK file", "kernels/test/BUCK", author="Cy"),
+        _record(repo, 532, "Bump the CI image", ".ci/docker/build.sh", author="Cy"),
+    ]  # fmt: skip
+    areas = _areas(tmp_path, repo, records, "--profile", "generic")
+    assert areas["510"] == areas["500"] != "Build/CI", areas
+    assert areas["530"] == areas["531"] == areas["532"] == "Build/CI", areas
+
+
+def test_one_components_build_manifest_is_that_components_executorch_profile(
+    tmp_path: Path,
+) -> None:
+    """The same in a repository's own profile: `extension/llm/custom_ops/TARGETS` builds the
+    LLM extension; `backends/xnnpack/test/TARGETS` builds its tests (CI and tests)."""
+    repo = "pytorch/executorch"
+    records = [
+        _record(repo, 601, "Add missing custom_ops_aot_lib preload dep", "extension/llm/custom_ops/TARGETS"),
+        _record(repo, 602, "Speed up the sdpa custom op", "extension/llm/custom_ops/op_sdpa.cpp"),
+        _record(repo, 603, "Add torchvision dependency to test_xnnpack_quantizer", "backends/xnnpack/test/TARGETS", author="Bo"),
+    ]  # fmt: skip
+    areas = _areas(tmp_path, repo, records)
+    assert areas["601"] == areas["602"] != "Build/CI", areas
+    assert areas["603"] == "Build/CI", areas

@@ -308,3 +308,45 @@ def test_a_pr_using_a_function_its_author_added_that_week_is_filed_with_it(
     assert areas["801"] == areas["802"] == areas["820"], areas
     assert areas["810"] != areas["801"], areas  # the formats code keeps its own area
     assert areas["803"] == areas["830"] != areas["801"], areas  # `forward` joins nothing
+
+
+def _week_with_a_week_before() -> list[dict[str, Any]]:
+    """Eight PRs in three areas (Quant leads with a deprecation its diff adds; IO has four),
+    and the week before: one PR each in IO and Text, three in Gamma."""
+    deprecating = _record(1, "Add version 2 of `FooConfig`", "widgets/quant/config.py", lines=400)
+    deprecating["files"][0]["patch"] = (
+        "@@ -1,3 +1,5 @@\n class FooConfig:\n+    def __post_init__(self):\n"
+        '+        warnings.warn("FooConfig version 1 is deprecated", DeprecationWarning)\n'
+    )
+    return [
+        deprecating,
+        _record(2, "Speed up the tokenizer cache", "widgets/text/cache.py", lines=300, author="Bo"),
+        _record(3, "Add a retry budget to the loader", "widgets/io/loader.py", lines=200, author="Cy"),
+        _record(4, "Fix the plugin registry lookup", "widgets/io/registry.py", author="Cy"),
+        _record(5, "Improve log format", "widgets/text/log.py", author="Bo"),
+        _record(6, "Tune quant defaults", "widgets/quant/defaults.py"),
+        _record(7, "Close idle loader handles", "widgets/io/handles.py", author="Cy"),
+        _record(8, "Retry the registry fetch", "widgets/io/fetch.py", author="Cy"),
+        _record(11, "Old text work", "widgets/text/a.py", day=3),
+        _record(12, "Old io work", "widgets/io/b.py", day=3),
+        *[_record(13 + i, f"Old gamma work {i}", f"widgets/gamma/g{i}.py", day=4) for i in range(3)],
+    ]  # fmt: skip
+
+
+def test_week_over_week_does_not_repeat_what_the_sections_say(tmp_path: Path) -> None:
+    """A section's intro says its area's movement ("4 PRs, up from 1"); Week over Week
+    tells only the areas no section shows (Gamma, gone this week), not the same again."""
+    markdown, _ = _digest(tmp_path, _week_with_a_week_before())
+    assert "### 1. IO\n*4 PRs, up from 1*" in markdown, markdown
+    block = markdown.split("### Week over Week", 1)[1].split("###", 1)[0]
+    assert "**Falling:** Gamma 3 → 0." in block, block
+    assert "Rising" not in block and "IO" not in block and "Text" not in block, block
+
+
+def test_the_lead_counts_no_announcement_it_names_as_more_below(tmp_path: Path) -> None:
+    """The lead names the deprecating PR by what it does; "1 breaking change or deprecation
+    below" would point at that same PR as if it were another."""
+    markdown, _ = _digest(tmp_path, _week_with_a_week_before())
+    lead = markdown.split("### Key Takeaways", 1)[1].split("###", 1)[0]
+    assert "[PR#1]" in lead and "**Deprecation:**" in markdown, markdown
+    assert "below" not in lead, lead

@@ -28,6 +28,10 @@ _COMPONENT_BOUND = frozenset({"test", "tests", "testing"})
 # Directories of harness code: tests and benchmarks sit where the harness is kept (a MoE
 # benchmark script under `benchmarks/float8/`); a title naming what they exercise beats it.
 _HARNESS_DIRS = frozenset("__tests__ androidTest bench benchmark benchmarks test tests".split())
+# Build manifests: one inside a component's directory (`examples/models/llama/CMakeLists.txt`)
+# builds that component; a sweep over many directories' manifests is build work.
+_MANIFEST_NAMES = frozenset({"CMakeLists.txt", "BUCK", "TARGETS", "BUILD", "BUILD.bazel"})
+_MANIFEST_SUFFIXES = (".bzl", ".cmake")
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +260,7 @@ class RuleEngine:
         plumbing: dict[int, int] = {}  # fallback area → weight of the files it matches
         owners: set[int] = set()
         substance = False  # a file no fallback area matches
+        manifests: set[tuple[int, str]] = set()  # (specific owner, directory) of build files
         cache = self._path_cache
         areas = self.areas
         for change in pr.files:
@@ -271,6 +276,7 @@ class RuleEngine:
                 substance = True
             else:
                 plumbing[kind] = plumbing.get(kind, 0) + weight
+                manifests.add(_manifest_of(change.path, -1 if areas[owner].fallback else owner))
                 if kind not in self._component_bound or areas[owner].fallback:
                     continue
             weights[owner] = weights.get(owner, 0) + weight
@@ -278,6 +284,10 @@ class RuleEngine:
             return _NO_VOTE
         if substance:
             return self._tally(weights, frozenset(owners))
+        if len(manifests) == 1:
+            ((owner, _),) = manifests
+            if owner >= 0:  # one component's build manifests, and nothing else
+                return PathVote(owner, 1.0, frozenset(owners), {owner: 1.0})
         return self._plumbing_vote(weights, plumbing, frozenset(owners))
 
     def _plumbing_vote(
@@ -405,6 +415,20 @@ def to_classification(area: Decision, kind: Decision, profile: str) -> Classific
         confidence=round(area.confidence, 3),
         profile=profile,
     )
+
+
+def _manifest_of(path: str, owner: int) -> tuple[int, str]:
+    """(the specific area a build manifest builds, its directory), or (-1, path) for any
+    other plumbing file: docs, CI, tests, a top-level or a test directory's manifest (it
+    builds tests: test plumbing, filed as tests are)."""
+    folder, _, name = path.rpartition("/")
+    if (
+        owner < 0
+        or not (name in _MANIFEST_NAMES or name.endswith(_MANIFEST_SUFFIXES))
+        or not _HARNESS_DIRS.isdisjoint(folder.split("/"))
+    ):
+        return -1, path
+    return owner, folder
 
 
 def _harness_only(pr: PullRequest) -> bool:

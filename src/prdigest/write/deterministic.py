@@ -19,7 +19,7 @@ from .digest_blocks import Ledger, closing, empty, people, reverts, trends
 from .digest_document import Digest, to_markdown
 from .digest_verifier import check_digest
 from .news import callout
-from .sections import MIN_SECTION, citation_budget
+from .sections import MIN_SECTION, citation_budget, shown_plan
 from .sections import sections as area_sections
 from .takeaways import takeaways
 
@@ -34,6 +34,8 @@ def deterministic_digest(context: DigestContext) -> Digest:
         ledger = Ledger(context)
         # The sections spend the citation budget; the news above them is told beside it.
         sections, table, tail = area_sections(context, ledger)
+        # an area with its own section says its movement in the section's intro
+        told = {e.areas[0] for e in shown_plan(context)[0] if e.kind == "area"}
         digest = Digest(
             title=plain(context.title),
             takeaways=takeaways(context, ledger),
@@ -42,7 +44,7 @@ def deterministic_digest(context: DigestContext) -> Digest:
             tail=tail,
             extras=tuple(
                 block
-                for block in (reverts(context, ledger), trends(context), people(context))
+                for block in (reverts(context, ledger), trends(context, told), people(context))
                 if block
             ),
             table=tuple(table),

@@ -7,7 +7,7 @@ figures it quotes, as the document (`digest_document.Line`) carries them for the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..analyze.context_types import AreaTheme, DigestContext, DirectPush, PRFacts, Reland, Revert
 from ..analyze.english import plural
@@ -143,18 +143,20 @@ def _untold(rows: list[Revert], relands: int) -> str:
     return f"Also {' and '.join(parts)}; `--format json` lists them all."
 
 
-def trends(context: DigestContext) -> Block | None:
+def trends(context: DigestContext, told: Collection[str] = ()) -> Block | None:
     """The areas that moved, or nothing: the total's movement is the Key Takeaways' to
-    tell, and a block repeating it carries nothing."""
+    tell, and a block repeating it carries nothing. An area whose own section's intro
+    says its movement already (`told`: "6 PRs, up from 3") is not told again."""
     trends = context.trends
-    if not trends.total.previous or not (trends.rising or trends.falling):
+    if not trends.total.previous:
         return None
     lines = []
-    for label, rows in (("Rising", trends.rising), ("Falling", trends.falling)):
+    for label, moved in (("Rising", trends.rising), ("Falling", trends.falling)):
+        rows = [r for r in moved if r.area not in told]
         if rows:
             parts = [f"{r.area} {r.previous} → {r.count}" for r in rows[:_MOVES]]
             lines.append(Line(f"**{label}:** {plain('; '.join(parts))}."))
-    return Block("Week over Week", tuple(lines))
+    return Block("Week over Week", tuple(lines)) if lines else None
 
 
 def first_timers(count: int, context: DigestContext) -> str:

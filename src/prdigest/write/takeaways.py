@@ -128,9 +128,10 @@ def lead_sentence(context: DigestContext, ledger: Ledger) -> tuple[str, bool]:
             continue
         pr = ledger.prs[number]
         row = news.told(number)
+        if number in news.announced:  # named here: "N more … below" counts only the others
+            told += 1
         if row is not None:
             phrases.append(f"{inline(row.subject)} ({ledger.cite(number)})")
-            told += 1
             continue
         what = inline(what_it_does(pr.stated_action or pr.clean_title, _subject(pr)))
         numbers = [number, *with_.get(number, ())]
