@@ -11,6 +11,8 @@ stored. No SQL, HTTP or templates: those live in their modules.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..ingest import BATCH, SourceSpec, SyncResult, configured_repos, resolve_spec, spec_for, sync
 from ..store.window_data import WindowData
 from .digest_job import (
@@ -23,8 +25,25 @@ from .digest_job import (
     keep_digest,
     window_history,
 )
-from .release_job import release_notes
-from .site_job import build_site
+
+if TYPE_CHECKING:
+    from .release_job import release_notes
+    from .site_job import build_site
+
+
+def __getattr__(name: str) -> object:
+    """`release_notes` and `build_site` are imported when first asked for: a digest, the
+    most frequent command, never loads the release notes or the site (~0.1 s)."""
+    if name == "release_notes":
+        from .release_job import release_notes
+
+        return release_notes
+    if name == "build_site":
+        from .site_job import build_site
+
+        return build_site
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "BATCH",
