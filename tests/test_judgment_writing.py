@@ -350,3 +350,30 @@ def test_the_lead_counts_no_announcement_it_names_as_more_below(tmp_path: Path) 
     lead = markdown.split("### Key Takeaways", 1)[1].split("###", 1)[0]
     assert "[PR#1]" in lead and "**Deprecation:**" in markdown, markdown
     assert "below" not in lead, lead
+
+
+def test_a_series_that_only_formats_code_never_opens_its_section(tmp_path: Path) -> None:
+    """Four parts of one author's "Format the widget passes (group N)" are a series and are
+    told, but a section opens with its substance (a new capability), not with formatting."""
+    records = [
+        *[
+            _record(
+                700 + n, f"Widgets: Format widget passes (group {n})", f"widgets/passes/p{n}.py"
+            )
+            for n in range(1, 5)
+        ],
+        _record(
+            711, "Add FP16 support to the widget planner", "widgets/passes/planner.py", author="Bo"
+        ),
+        _record(
+            712, "Add BF16 support to the widget planner", "widgets/passes/planner2.py", author="Bo"
+        ),
+        *_filler(720, 4),
+    ]
+    markdown, _ = _digest(tmp_path, records)
+    section = next(
+        part for part in markdown.split("\n### ") if "PR#701]" in part and "PR#711]" in part
+    )
+    bullets = [line for line in section.splitlines() if line.startswith("*   ")]
+    assert "PR#711]" in bullets[0] and "PR#701]" not in bullets[0], section
+    assert any("series" in line and "PR#701]" in line for line in bullets), section

@@ -154,7 +154,7 @@ def read_substance(pr: PullRequest, kind: str) -> Substance:
     first = verb_base(_after_prefix(words)) if words else ""
     if first in _CAPABILITY_VERBS and _DISTRIBUTION.search(pr.title):
         user_facing = True  # `add Linux aarch64 wheels`: CI files, and users can install it
-    chore = bool(_CHORE.search(pr.title))
+    chore = is_chore(pr.title)
     enables = enabling_clause(pr.body) if user_facing else ""
     if enables and _restates(enables, pr.title):
         enables = ""  # "adds support for `aten.split`" under "Add aten.split support"
@@ -178,6 +178,15 @@ def read_substance(pr: PullRequest, kind: str) -> Substance:
         surface,
         enables,
         tuple(sorted(roots)),
+    )
+
+
+def is_chore(title: str) -> bool:
+    """Lint, typing, formatting, pins: work on the code's form, never news. `Format X`
+    opens such a title; "format" elsewhere is mostly a data format."""
+    words = title.rsplit(": ", 1)[-1].split()  # `Arm backend: Format Arm passes`
+    return bool(_CHORE.search(title)) or (
+        bool(words) and verb_base(_after_prefix(words)) in ("format", "reformat")
     )
 
 

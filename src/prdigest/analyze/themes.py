@@ -32,6 +32,7 @@ from .name_choice import (
 )  # fmt: skip
 from .naming import HAND_KEPT, common_phrase, other_names, theme_name
 from .stated_action import what_it_does
+from .substance import is_chore
 
 _MAX_CITED = 3
 _SERIES_CITED = 8  # a series cites all its parts, up to this many
@@ -177,7 +178,9 @@ def area_themes(
         if position < room or id(item) in keep:
             single = Candidate("single", "", "", frozenset(), 1.0)
             themes.append(_make_theme(single, [item], idf, area, spelling))
-    return themes
+    # A theme of formatting or lint is told, but never before the area's substance: a
+    # four-part series that formats code does not open a section.
+    return sorted(themes, key=lambda theme: all(is_chore(m.pr.title) for m in theme.members))
 
 
 def _score(cand: Candidate, members: list[Item]) -> float:
