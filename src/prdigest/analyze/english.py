@@ -128,7 +128,7 @@ for _verb in (
     "complete finish finalize adjust generalize eliminate ignore solve promote decouple match "
     "enforce refine force reorder refresh fail address import write read allocate require reformat "
     "normalize buckify turn handle relax tighten restore restructure reorganize separate assign "
-    "lower raise propagate infer xfail"
+    "lower raise propagate infer xfail select"
 ).split():
     VERB_NOUNS.setdefault(_verb, "")
 VERB_NOUNS.update(
@@ -214,6 +214,7 @@ def third_person(verb: str) -> str:
     return verb + "s"
 
 
+_ADVERB_VERB = re.compile(r"([A-Z]?[a-z]+ly) ([a-z]+)\b")
 _NEGATION = re.compile(r"(?i)(?:don'?t|do not|never)\s+(\S+)(.*)")
 
 
@@ -228,6 +229,15 @@ def as_clause(clean_text: str) -> str:
         if base:
             return f"no longer {third_person(base)}{negated.group(2)}"
     words = clean_text.split(" ", 1)
+    adverb = _ADVERB_VERB.match(clean_text)
+    if (
+        adverb
+        and not verb_base(adverb.group(1))  # `Apply fix`, `Multiply …`: verbs themselves
+        and adverb.group(1).lower() not in ("early", "family", "assembly", "poly")
+        and verb_base(adverb.group(2), third=False)
+    ):  # `Dynamically select X`
+        verb = third_person(verb_base(adverb.group(2), third=False))
+        return f"{adverb.group(1).lower()} {verb}{clean_text[adverb.end() :]}"
     base = verb_base(words[0])
     rest = words[1] if len(words) > 1 else ""
     if base in ("support", "fix") and rest.lower().startswith("for "):
