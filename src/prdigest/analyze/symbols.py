@@ -109,6 +109,7 @@ SYMBOL = re.compile(
       | [A-Z][a-z0-9]+(?:[A-Z]+[a-z0-9]*){2,}        # CamelCase with 3+ humps
       | [A-Z][a-z0-9]+[A-Z][a-z0-9]*[A-Z]?[a-z0-9]*(?=\b)  # CamelCase with 2 humps
       | \w+\(\)                                      # call()
+      | [a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?![\w])        # trailing underscore: quantize_, add_
     )
     (?![\w`/-])
     """,
