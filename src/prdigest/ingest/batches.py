@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from ..errors import SourceError, SyncInterrupted
 from ..models import PullRequest
 from ..store import Store, UpsertCounts
-from ..store.coverage import begin_sync
 from ..timeutil import to_iso
 from .result import SyncResult, kept_note
 
@@ -144,7 +143,7 @@ class _Batch:
             reapply_github(self._store, self._repo, self._numbers)  # keep GitHub's labels/state
         self._store.set_cursor(self._repo, self._source, cursor)
         if not self._begun:  # with the first batch: a sync that stores nothing leaves no trace
-            begin_sync(self._store, self._repo, _label(self._source))
+            self._store.begin_sync(self._repo, _label(self._source))
             self._begun = True
         assert self._writer is not None and self._transaction is not None
         self._result.counts.add(self._writer.counts)

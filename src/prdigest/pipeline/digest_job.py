@@ -15,7 +15,6 @@ from ..models import Classification, PullRequest, Report
 from ..reading import abbreviated_reverts
 from ..reporting import Reporter, SilentReporter
 from ..store import Store
-from ..store.coverage import last_sync, synced_since
 from ..store.learned_spelling import title_spelling
 from ..store.window_data import WindowData
 from ..timeutil import Window, last_complete_week, now
@@ -60,7 +59,7 @@ def check_window(
     starts before the stored history does (`sync --since`): it would be wrong. `span`:
     the stored history's first and last landing, when the caller read it already."""
     oldest, newest = span or stored_span(store, repo)
-    floor = synced_since(store, repo)
+    floor = store.synced_since(repo)
     if floor is not None and window.start < floor:
         # Its days before the floor were skipped, not empty: counts, trends and who is
         # new would all be wrong.
@@ -91,7 +90,7 @@ def default_window(
     """The last complete week of the stored history, unless the last sync did not finish:
     its newest week would be one from an old part of the history, without a word."""
     _, newest = span or stored_span(store, repo)
-    run = last_sync(store, repo)
+    run = store.last_sync(repo)
     if run is not None and run.unfinished:
         raise SourceError(
             f"the last sync of {repo} ({run.source}, started {run.started_at[:16].replace('T', ' ')}"
@@ -206,7 +205,7 @@ def window_history(
 
     paths = [p for pr in prs for f in pr.files for p in (f.path, f.old_path) if p]
     span = loaded.span if loaded else store.merged_range(repo)
-    since = loaded.synced_since if loaded else synced_since(store, repo)
+    since = loaded.synced_since if loaded else store.synced_since(repo)
     return History(
         known_dirs=frozenset(dirs_seen_before(store, repo, ancestor_dirs(paths), window.start)),
         first_landed=span[0] if span and span[0] < window.start else None,

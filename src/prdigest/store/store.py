@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .classifications import ClassificationTables
 from .prs import PullRequestTables
+from .status import StatusViews
 from .stored_reports import ReportTables
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from .window_data import WindowData
 
 
-class Store(PullRequestTables, ClassificationTables, ReportTables):
+class Store(PullRequestTables, ClassificationTables, ReportTables, StatusViews):
     """Every table's reads and writes on one connection."""
 
     def window(

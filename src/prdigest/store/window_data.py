@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from ..errors import ConfigError
 from ..models import PullRequest
 from ..timeutil import Window
-from .coverage import synced_since
 from .github_store import created_between, has_github_data
 
 if TYPE_CHECKING:
@@ -91,6 +90,6 @@ def load_window(
         previous=tuple(previous),
         merged=tuple(merged),
         span=span or store.merged_range(repo),
-        synced_since=synced_since(store, repo),
+        synced_since=store.synced_since(repo),
         merged_and_opened=side_by_side,
     )
