@@ -8,6 +8,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from .classifications import ClassificationTables
+from .identities import IdentityTables
+from .learned_spelling import LearnedSpelling
+from .paths import PathHistory
 from .prs import PullRequestTables
 from .status import StatusViews
 from .stored_reports import ReportTables
@@ -17,7 +20,15 @@ if TYPE_CHECKING:
     from .window_data import WindowData
 
 
-class Store(PullRequestTables, ClassificationTables, ReportTables, StatusViews):
+class Store(
+    PullRequestTables,
+    ClassificationTables,
+    ReportTables,
+    StatusViews,
+    IdentityTables,
+    LearnedSpelling,
+    PathHistory,
+):
     """Every table's reads and writes on one connection."""
 
     def window(
