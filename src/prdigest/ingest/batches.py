@@ -137,10 +137,8 @@ class _Batch:
         """Write what is pending, lay GitHub's records over the batch, move the cursor,
         commit. An empty batch still moves the cursor (records skipped by --since)."""
         self._write_pending()
-        if self._store.has_github_records(self._repo):  # the overlay is loaded only then
-            from ..store.github_store import reapply_github
-
-            reapply_github(self._store, self._repo, self._numbers)  # keep GitHub's labels/state
+        if self._store.has_github_records(self._repo):  # GitHub's records are loaded only then
+            self._store.reapply_github(self._repo, self._numbers)  # keep GitHub's labels/state
         self._store.set_cursor(self._repo, self._source, cursor)
         if not self._begun:  # with the first batch: a sync that stores nothing leaves no trace
             self._store.begin_sync(self._repo, _label(self._source))
