@@ -8,7 +8,9 @@ from .classifications import ClassificationTables
 from .github_store import GitHubTables
 from .identities import IdentityTables
 from .learned_spelling import LearnedSpelling
+from .llm_cache import ReplyCacheTable
 from .paths import PathHistory
+from .rate_budget import RateBudgetTable
 from .status import StatusViews
 from .stored_reports import ReportTables
 from .window_data import WindowReads
@@ -19,9 +21,11 @@ class Store(
     ClassificationTables,
     ReportTables,
     GitHubTables,
+    RateBudgetTable,
     IdentityTables,
     LearnedSpelling,
     PathHistory,
     StatusViews,
+    ReplyCacheTable,
 ):
     """Every table's reads and writes on one connection."""
