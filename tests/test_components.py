@@ -12,7 +12,6 @@ from prdigest.analyze.items import build_item
 from prdigest.analyze.prior_facts import History, ancestor_dirs
 from prdigest.models import Classification, FileChange, PullRequest
 from prdigest.store import open_store
-from prdigest.store.paths import dirs_seen_before
 from prdigest.timeutil import parse_datetime
 
 START = parse_datetime("2026-02-09T00:00:00Z")
@@ -135,10 +134,10 @@ def test_dirs_seen_before_reads_the_store_by_ranges(db_url: str) -> None:
     ])  # fmt: skip
     store.upsert_pull_requests("other/repo", [_pr(4, _added("c/x.py"), at="2025-06-01T00:00:00Z")])
     asked = ["a", "a/b", "a/b/c", "a-b", "a.b", "ab", "a/bx", "gone", "kept", "late", "c", "z"]
-    seen = dirs_seen_before(store, "o/r", asked, START)
+    seen = store.dirs_seen_before("o/r", asked, START)
     assert seen == {"a", "a/b", "a-b", "a.b", "ab", "gone", "kept"}
-    assert dirs_seen_before(store, "o/r", ["a"], old) == set()  # strictly before
-    assert dirs_seen_before(store, "nobody/here", ["a"], START) == set()
+    assert store.dirs_seen_before("o/r", ["a"], old) == set()  # strictly before
+    assert store.dirs_seen_before("nobody/here", ["a"], START) == set()
     store.close()
 
 
@@ -150,7 +149,7 @@ def test_dirs_seen_before_holds_under_a_locale_collation(postgres_url: str) -> N
     store.upsert_pull_requests(
         "o/r", [_pr(1, _added("q~x/y.py", "a-b/y.py", "a/b.py"), at="2025-06-01T00:00:00Z")]
     )
-    found = dirs_seen_before(store, "o/r", ["q", "q~x", "a", "a-b", "a/b"], START)
+    found = store.dirs_seen_before("o/r", ["q", "q~x", "a", "a-b", "a/b"], START)
     assert found == {"q~x", "a", "a-b"}
     store.close()
 

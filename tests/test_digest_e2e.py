@@ -121,7 +121,7 @@ def test_a_digest_reads_its_window_from_the_store_once(
     tmp_path: Path, ao_jsonl: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The stored history's span once, and each window's PRs once (the week's and the
-    week before's), however many stages use them: `load_window` hands them down."""
+    week before's), however many stages use them: `Store.window` hands them down."""
     db = tmp_path / "s.db"
     assert run_cli("sync", "pytorch/ao", "--jsonl", str(ao_jsonl), db=db).exit_code == 0
     store = open_store(str(db))

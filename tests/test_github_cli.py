@@ -163,12 +163,11 @@ def test_the_token_never_leaks(ao_jsonl: Path, synced_db: Path, tmp_path: Path) 
 def test_digest_counts_opened_prs_and_says_so(
     ao_jsonl: Path, synced_db: Path, tmp_path: Path
 ) -> None:
-    from prdigest.store.github_store import created_between
     from prdigest.timeutil import iso_week_window
 
     store = open_store(str(synced_db))
     week = iso_week_window("2026-W30")
-    opened = created_between(store, AO, week.start, week.end)
+    opened = store.created_between(AO, week.start, week.end)
     merged = store.merged_between(AO, week.start, week.end)
     assert opened and {pr.state for pr in opened} >= {"merged"}
     assert {pr.number for pr in opened} != {pr.number for pr in merged}
@@ -190,9 +189,9 @@ def test_ctrl_c_during_a_github_sync_says_how_many_prs_it_kept(
     ao_jsonl: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 23, item 5: the Ctrl-C line counts what the committed pages stored."""
-    from prdigest.store import github_store
+    from prdigest.store import Store
 
-    real, pages = github_store.upsert_github_prs, []
+    real, pages = Store.upsert_github_prs, []
 
     def interrupted(store: object, repo: str, prs: list[object]) -> object:
         pages.append(len(prs))
@@ -200,7 +199,7 @@ def test_ctrl_c_during_a_github_sync_says_how_many_prs_it_kept(
             raise KeyboardInterrupt  # Ctrl-C while the third page is written
         return real(store, repo, prs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(github_store, "upsert_github_prs", interrupted)
+    monkeypatch.setattr(Store, "upsert_github_prs", interrupted)
     db = tmp_path / "store.db"
     with fake_for(ao_jsonl, AO) as fake:
         result = _cli(db, "sync", AO, "--since", "2026-03-01", "--api", "rest",

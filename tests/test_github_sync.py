@@ -16,7 +16,6 @@ from prdigest.errors import GitHubError, RateLimitError
 from prdigest.pipeline import SourceSpec, sync
 from prdigest.reporting import SilentReporter
 from prdigest.store import Store, open_store
-from prdigest.store.github_store import load_state
 
 
 def _store(tmp_path: Path, name: str) -> Store:
@@ -228,7 +227,7 @@ def test_no_wait_stops_cleanly_and_the_next_run_finishes(
         )
         kept = store.conn.execute("SELECT COUNT(*) FROM pull_requests").fetchone()[0]
         assert kept >= 20  # the pages committed before the limit are kept
-        assert load_state(store, AO).pending
+        assert store.github_state(AO).pending
         fake.clear_log()
         github_sync(store, fake, api="rest", page_size=20)
         files_fetched = len(fake.requests("/files"))

@@ -35,7 +35,6 @@ from llm_helpers import (
 from prdigest.cli import main
 from prdigest.config import Config
 from prdigest.errors import ConfigError, LLMError
-from prdigest.store.llm_cache import count_replies
 from prdigest.write import llm
 
 
@@ -431,7 +430,7 @@ def test_the_api_key_is_sent_and_never_stored(store, context, monkeypatch, tmp_p
     assert all(h.get("Authorization") == "Bearer sk-test-secret-123" for h in server.headers)
     dump = "\n".join(sqlite3.connect(tmp_path / "digest.db").iterdump())
     assert "sk-test-secret" not in dump and "sk-test-secret" not in markdown
-    assert count_replies(store) == server.count + 1  # and what was learned of the server
+    assert store.count_cached_replies() == server.count + 1  # and what was learned of the server
 
 
 def test_cli_llm_digest_and_unreachable_server_fallback(tmp_path, executorch_jsonl, monkeypatch):

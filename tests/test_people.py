@@ -21,7 +21,6 @@ from prdigest.config import Config
 from prdigest.models import Classification, FileChange, PullRequest
 from prdigest.pipeline import SourceSpec, build_digest_context, sync
 from prdigest.store import open_store
-from prdigest.store.identities import mailmap_of
 from prdigest.timeutil import Window, iso_week_window
 from replay import REPOSITORY_OVERRIDES, git_env, replay
 
@@ -187,10 +186,10 @@ def test_a_clones_mailmap_makes_two_addresses_one_person(
     assert "Bo Builder" in names  # one person, new once
     assert len(names) == len(before["first_time_authors"]) - 2
     assert after["counts"]["authors"] == before["counts"]["authors"] - 1
-    assert mailmap_of(store, REPO, ["bo@home.example"]) == {
+    assert store.mailmap_of(REPO, ["bo@home.example"]) == {
         ("bo", "bo@home.example"): ("Bo Builder", "bo@work.example")
     }
-    assert mailmap_of(store, REPO, ["ann@new.example"]) == {
+    assert store.mailmap_of(REPO, ["ann@new.example"]) == {
         ("Ann Old", "ann@old.example"): ("Ann New", "ann@new.example")
     }
 

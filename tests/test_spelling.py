@@ -117,7 +117,7 @@ def test_the_pipeline_reads_the_titles_once_a_run_and_sees_new_ones(
 ) -> None:
     from datetime import UTC, datetime
 
-    import prdigest.store.learned_spelling as spelling_module
+    import prdigest.reading.spelling as spelling_module
     from prdigest.models import PullRequest
     from prdigest.store import open_store
     from prdigest.timeutil import iso_week_window
@@ -141,9 +141,9 @@ def test_the_pipeline_reads_the_titles_once_a_run_and_sees_new_ones(
     land(1, "Add Qwen3.5 export", 3)
     land(2, "Fix Qwen3.5 rope", 4)
     w10, w09 = iso_week_window("2026-W10"), iso_week_window("2026-W09")
-    assert spelling_module.title_spelling(store, "o/r", w10).name("qwen3_5") == "Qwen3.5"
-    assert spelling_module.title_spelling(store, "o/r", w09).name("qwen3_5") == "Qwen3 5"
+    assert store.title_spelling("o/r", w10).name("qwen3_5") == "Qwen3.5"
+    assert store.title_spelling("o/r", w09).name("qwen3_5") == "Qwen3 5"
     assert len(built) == 1  # one read for both windows
     land(3, "Add GPT-OSS support", 5)
-    assert spelling_module.title_spelling(store, "o/r", w10).name("gpt_oss") == "GPT-OSS"
+    assert store.title_spelling("o/r", w10).name("gpt_oss") == "GPT-OSS"
     assert len(built) == 2  # the store changed: read again

@@ -14,7 +14,6 @@ from helpers import run_cli
 from prdigest.errors import StoreError
 from prdigest.models import Classification, FileChange, PullRequest, Report
 from prdigest.store import Store, open_store
-from prdigest.store.identities import identities_before, mailmap_of, replace_mailmap
 from prdigest.store.migrations import available_migrations
 
 REPO = "octo/demo"
@@ -103,8 +102,8 @@ def test_identities_before_finds_an_author_by_address_login_or_name(db_url: str)
             by(5, 10, "Ann One", "ann@new.org"),  # in the window, not before it
         ],
     )
-    seen = identities_before(
-        store, REPO, datetime(2026, 2, 9, tzinfo=UTC), ["ann@old.org"], ["bee"], ["Cee Three"]
+    seen = store.identities_before(
+        REPO, datetime(2026, 2, 9, tzinfo=UTC), ["ann@old.org"], ["bee"], ["Cee Three"]
     )
     assert seen == {
         ("Ann One", "Ann@Old.org", ""),
@@ -112,18 +111,15 @@ def test_identities_before_finds_an_author_by_address_login_or_name(db_url: str)
         ("Cee Three", "c@old.org", ""),
     }
     assert (
-        identities_before(
-            store, "other/repo", datetime(2026, 3, 1, tzinfo=UTC), ["b@x.org"], [], []
-        )
+        store.identities_before("other/repo", datetime(2026, 3, 1, tzinfo=UTC), ["b@x.org"], [], [])
         == set()
     )
 
 
 def test_the_mailmap_is_replaced_whole_and_read_for_the_whole_person(db_url: str) -> None:
     store = open_store(db_url)
-    replace_mailmap(store, REPO, {("A", "a@old.org"): ("Ann One", "ann@new.org")})
-    replace_mailmap(
-        store,
+    store.replace_mailmap(REPO, {("A", "a@old.org"): ("Ann One", "ann@new.org")})
+    store.replace_mailmap(
         REPO,
         {
             ("A", "a@old.org"): ("Ann One", "ann@new.org"),
@@ -132,13 +128,13 @@ def test_the_mailmap_is_replaced_whole_and_read_for_the_whole_person(db_url: str
         },
     )
     # asked by one address, every address .mailmap gives the same person comes back
-    assert mailmap_of(store, REPO, ["A@OLD.org"]) == {
+    assert store.mailmap_of(REPO, ["A@OLD.org"]) == {
         ("A", "a@old.org"): ("Ann One", "ann@new.org"),
         ("Ann", "ann@laptop.local"): ("Ann One", "ann@new.org"),
     }
-    assert mailmap_of(store, REPO, ["ann@new.org"]) == mailmap_of(store, REPO, ["a@old.org"])
-    replace_mailmap(store, REPO, {})
-    assert mailmap_of(store, REPO, ["a@old.org"]) == {}
+    assert store.mailmap_of(REPO, ["ann@new.org"]) == store.mailmap_of(REPO, ["a@old.org"])
+    store.replace_mailmap(REPO, {})
+    assert store.mailmap_of(REPO, ["a@old.org"]) == {}
 
 
 def test_classifications_and_reports_are_kept_latest(db_url: str) -> None:

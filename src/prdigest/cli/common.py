@@ -161,9 +161,7 @@ def stored_repo(store: Store, repo: str) -> None:
 
 def sync_again(store: Store, repo: str) -> str:
     """The command that syncs `repo` again from the source it was last synced from."""
-    from ..store.status import sync_sources
-
-    for source in sync_sources(store, repo):
+    for source in store.sync_sources(repo):
         kind, _, rest = source.partition(":")
         if kind == "git":
             path, _, ref = rest.rpartition(":")

@@ -8,13 +8,7 @@ import click
 
 from ..errors import SourceError, UsageError
 from ..store.location import describe
-from ..store.stored_reports import (
-    StoredReport,
-    delete_report,
-    find_report,
-    list_reports,
-    report_markdown,
-)
+from ..store.stored_reports import StoredReport
 from .common import AppContext, StderrReporter, emit, pass_app, repo_argument, stored_repo
 
 
@@ -30,7 +24,7 @@ def list_command(app: AppContext, repo: str | None) -> None:
     """One stored report a line: ID, repository, kind, window, writer; newest window first."""
     if repo is not None:
         stored_repo(app.existing_store, repo)
-    found = list_reports(app.existing_store, repo)
+    found = app.existing_store.list_reports(repo)
     if not found:
         of = f" of {repo}" if repo else ""
         StderrReporter().done(f"no reports{of} stored in {describe(app.db)}")
@@ -45,7 +39,7 @@ def list_command(app: AppContext, repo: str | None) -> None:
 @pass_app
 def show_command(app: AppContext, report_id: int) -> None:
     """Print a stored report's Markdown, as it was written."""
-    markdown = report_markdown(app.existing_store, report_id)
+    markdown = app.existing_store.report_markdown(report_id)
     if markdown is None:
         raise _missing(report_id)
     emit(markdown, None)
@@ -58,13 +52,13 @@ def show_command(app: AppContext, report_id: int) -> None:
 def delete_command(app: AppContext, report_id: int, yes: bool) -> None:
     """Remove a stored report; the next `site build` no longer publishes it."""
     store = app.existing_store
-    report = find_report(store, report_id)
+    report = store.find_report(report_id)
     if report is None:
         raise _missing(report_id)
     if not yes and not _confirmed(report):
         StderrReporter().done(f"kept report {report.id}")  # the user's answer, not an error
         return
-    delete_report(store, report_id)
+    store.delete_report(report_id)
     StderrReporter().done(
         f"deleted report {report.id} ({report.line}); the next site build no longer publishes it"
     )

@@ -9,7 +9,6 @@ import click
 
 from ..analyze.english import plural
 from ..store.location import describe
-from ..store.status import repository_status
 from .common import AppContext, StderrReporter, pass_app
 
 if TYPE_CHECKING:
@@ -71,7 +70,7 @@ def worker_command(
 @pass_app
 def status_command(app: AppContext, fmt: str) -> None:
     """Where the database is; repositories, their PRs and sync cursors; the job queue."""
-    repos = repository_status(app.existing_store)
+    repos = app.existing_store.repository_status()
     jobs: list[JobCount] = []
     if app.store.dialect == "postgresql":
         from ..queue import queue_counts

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from ..errors import SourceError, SyncInterrupted
 from ..models import PullRequest
 from ..store import Store, UpsertCounts
-from ..store.coverage import begin_sync
 from ..timeutil import to_iso
 from .result import SyncResult, kept_note
 
@@ -138,13 +137,11 @@ class _Batch:
         """Write what is pending, lay GitHub's records over the batch, move the cursor,
         commit. An empty batch still moves the cursor (records skipped by --since)."""
         self._write_pending()
-        if self._store.has_github_records(self._repo):  # the overlay is loaded only then
-            from ..store.github_store import reapply_github
-
-            reapply_github(self._store, self._repo, self._numbers)  # keep GitHub's labels/state
+        if self._store.has_github_records(self._repo):  # GitHub's records are loaded only then
+            self._store.reapply_github(self._repo, self._numbers)  # keep GitHub's labels/state
         self._store.set_cursor(self._repo, self._source, cursor)
         if not self._begun:  # with the first batch: a sync that stores nothing leaves no trace
-            begin_sync(self._store, self._repo, _label(self._source))
+            self._store.begin_sync(self._repo, _label(self._source))
             self._begun = True
         assert self._writer is not None and self._transaction is not None
         self._result.counts.add(self._writer.counts)

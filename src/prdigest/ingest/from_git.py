@@ -16,7 +16,6 @@ from ..sources.mailmap import mailmap
 from ..sources.records import parse_record
 from ..sources.source_spec import SourceSpec
 from ..store import Store
-from ..store.identities import author_identities, replace_mailmap
 from .batches import ingest_records, resume_from
 from .result import SyncResult
 
@@ -77,8 +76,8 @@ def sync_git(store: Store, repo: str, spec: SourceSpec, reporter: Reporter) -> S
         reporter.warn(_unavailable_note(clone, repo, unavailable))
     # Who is who, as the clone's .mailmap says now, over every identity stored: an entry
     # added later reaches commits synced before it (the records stay as git recorded them).
-    mapping = mailmap(clone, head, author_identities(store, repo))
-    replace_mailmap(store, repo, mapping)
+    mapping = mailmap(clone, head, store.author_identities(repo))
+    store.replace_mailmap(repo, mapping)
     return result
 
 

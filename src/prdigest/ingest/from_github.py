@@ -28,8 +28,7 @@ from ..sources.github.listing import ListingCursor, ListingPage, Probe, PullList
 from ..sources.github.parse import GraphQLPull, RestPull
 from ..sources.source_spec import SourceSpec
 from ..store import Store, UpsertCounts
-from ..store import github_store as gs
-from ..store.github_store import GitHubSyncState, ListingPass
+from ..store.github_records import GitHubSyncState, ListingPass
 from ..store.rate_budget import SharedRateBudget
 from ..timeutil import to_iso
 from .result import SyncResult, kept_note
@@ -111,7 +110,7 @@ class GitHubSync:
             raise SyncInterrupted(kept_note(self.repo, kept)) from None
 
     def _run(self) -> GitHubSyncResult:
-        state = gs.load_state(self.store, self.repo)
+        state = self.store.github_state(self.repo)
         pending = state.pending
         if pending and (pending.api != self.api or pending.since != self.since):
             # another flavour or window: its position means nothing here; the watermark holds
@@ -122,7 +121,7 @@ class GitHubSync:
         self._segment(state, *self._new_segment(state))
         stats = self.client.stats
         if stats.rates and self.pages:
-            gs.save_rate_limits(self.store, self.client.base_url, stats.rates.values())
+            self.store.save_rate_limits(self.client.base_url, stats.rates.values())
         r = self.result
         r.requests, r.not_modified, r.retries = stats.requests, stats.not_modified, stats.retries
         r.remaining = self.client.remaining
@@ -172,16 +171,16 @@ class GitHubSync:
             written = None
             with self.store.transaction():
                 if prs:
-                    written = gs.upsert_github_prs(self.store, self.repo, prs)
+                    written = self.store.upsert_github_prs(self.repo, prs)
                 if done:
                     tops = [t for t in (state.watermark, seg.top) if t]
                     state.watermark = max(tops) if tops else None
                     state.floor, state.pending = seg.floor, None
                     if probe is not None and probe.etag:
-                        gs.put_etag(self.store, probe.url, probe.etag)
+                        self.store.put_etag(probe.url, probe.etag)
                 else:
                     state.pending = seg
-                gs.save_state(self.store, self.repo, state)
+                self.store.save_github_state(self.repo, state)
             if written is not None:  # counted once committed: what a Ctrl-C message tells
                 self.result.counts.add(written)
             self._report(page, walked, whole)
@@ -210,14 +209,14 @@ class GitHubSync:
         """
         if self.api == "graphql" and not conditional:
             return None  # a first pass: a 304 could not end it, so the probe would be wasted
-        etag = gs.get_etag(self.store, self.listing.probe_url()) if conditional else None
+        etag = self.store.get_etag(self.listing.probe_url()) if conditional else None
         return self.listing.probe(etag)
 
     def _changed(
         self, items: Sequence[RestPull | GraphQLPull], stop: str | None
     ) -> tuple[list[RestPull | GraphQLPull], bool]:
         """The page's items above `stop` whose update the store does not hold yet."""
-        known = gs.known_updated_at(self.store, self.repo, [i.number for i in items])
+        known = self.store.known_updated_at(self.repo, [i.number for i in items])
         changed: list[RestPull | GraphQLPull] = []
         for item in items:
             updated = updated_at(item)

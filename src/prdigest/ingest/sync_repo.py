@@ -6,7 +6,6 @@ from ..config import check_repo_name
 from ..reporting import Reporter, SilentReporter
 from ..sources.source_spec import SourceSpec
 from ..store import Store
-from ..store.coverage import end_sync
 from .result import SyncResult
 
 
@@ -19,7 +18,7 @@ def sync(store: Store, repo: str, spec: SourceSpec, reporter: Reporter | None = 
     spec.validate()
     check_repo_name(repo)  # the CLI checked it; a queued job or a caller in code may not have
     result = _sync(store, repo, spec, reporter)
-    end_sync(store, repo)
+    store.end_sync(repo)
     return result
 
 

@@ -15,8 +15,6 @@ from ..models import Classification, PullRequest, Report
 from ..reading import abbreviated_reverts
 from ..reporting import Reporter, SilentReporter
 from ..store import Store
-from ..store.coverage import last_sync, synced_since
-from ..store.learned_spelling import title_spelling
 from ..store.window_data import WindowData
 from ..timeutil import Window, last_complete_week, now
 
@@ -60,7 +58,7 @@ def check_window(
     starts before the stored history does (`sync --since`): it would be wrong. `span`:
     the stored history's first and last landing, when the caller read it already."""
     oldest, newest = span or stored_span(store, repo)
-    floor = synced_since(store, repo)
+    floor = store.synced_since(repo)
     if floor is not None and window.start < floor:
         # Its days before the floor were skipped, not empty: counts, trends and who is
         # new would all be wrong.
@@ -91,7 +89,7 @@ def default_window(
     """The last complete week of the stored history, unless the last sync did not finish:
     its newest week would be one from an old part of the history, without a word."""
     _, newest = span or stored_span(store, repo)
-    run = last_sync(store, repo)
+    run = store.last_sync(repo)
     if run is not None and run.unfinished:
         raise SourceError(
             f"the last sync of {repo} ({run.source}, started {run.started_at[:16].replace('T', ' ')}"
@@ -126,9 +124,7 @@ def classified(
         profile.use_spelling(spelling)
     basis: list[PullRequest] = []
     if profile.batch_dependent:
-        from ..store.paths import paths_landed_between
-
-        earlier = paths_landed_between(store, repo, window.end - AREA_BASIS, previous_window.start)
+        earlier = store.paths_landed_between(repo, window.end - AREA_BASIS, previous_window.start)
         basis = [*earlier, *previous, *current]
     decided = profile.classify_all([*current, *previous], basis)
     try:
@@ -153,7 +149,7 @@ def build_digest_context(
     from ..analyze import build_context
 
     loaded = loaded or store.window(repo, window, count_mode)
-    spelling = title_spelling(store, repo, window)
+    spelling = store.title_spelling(repo, window)
     pairs, previous_pairs, profile = classified(
         store, repo, window, config, profile_name, count_mode, spelling, loaded
     )
@@ -181,7 +177,7 @@ def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[Pul
     if pr.merged_at is None:
         return [pr]
     week = week_of(pr.merged_at)
-    profile.use_spelling(title_spelling(store, pr.repo, week))
+    profile.use_spelling(store.title_spelling(pr.repo, week))
     start = week.previous().start
     if profile.batch_dependent:
         start = min(start, week.end - AREA_BASIS)
@@ -202,13 +198,12 @@ def window_history(
     indexed queries per window, none per PR; the titles' spelling read once per run;
     the history's span and start from `loaded`, when the window was read already)."""
     from ..analyze.prior_facts import History, ancestor_dirs
-    from ..store.paths import dirs_seen_before
 
     paths = [p for pr in prs for f in pr.files for p in (f.path, f.old_path) if p]
     span = loaded.span if loaded else store.merged_range(repo)
-    since = loaded.synced_since if loaded else synced_since(store, repo)
+    since = loaded.synced_since if loaded else store.synced_since(repo)
     return History(
-        known_dirs=frozenset(dirs_seen_before(store, repo, ancestor_dirs(paths), window.start)),
+        known_dirs=frozenset(store.dirs_seen_before(repo, ancestor_dirs(paths), window.start)),
         first_landed=span[0] if span and span[0] < window.start else None,
         people=people_before(store, repo, prs, window.start),
         spelling=spelling,
@@ -221,11 +216,10 @@ def people_before(store: Store, repo: str, prs: Sequence[PullRequest], before: d
     """Who the authors of `prs` are across their addresses (the stored .mailmap), and the
     identities under which any of them landed something before `before`."""
     from ..analyze.people import Identity, People, identity_of, lookups
-    from ..store.identities import identities_before, mailmap_of
 
-    mailmap = mailmap_of(store, repo, (pr.author_email for pr in prs))
+    mailmap = store.mailmap_of(repo, (pr.author_email for pr in prs))
     emails, logins, names = lookups([identity_of(pr) for pr in prs], People(mailmap=mailmap))
-    seen = identities_before(store, repo, before, emails, logins, names)
+    seen = store.identities_before(repo, before, emails, logins, names)
     return People(mailmap=mailmap, seen=frozenset(Identity(*row) for row in sorted(seen)))
 
 

@@ -14,7 +14,6 @@ from ..reading import abbreviated_reverts
 from ..reading.spelling import Spelling
 from ..release import Classifier, RefRange, ReleaseNotesResult, compose_notes
 from ..store import Store
-from ..store.learned_spelling import title_spelling
 from ..timeutil import Window
 
 
@@ -88,7 +87,7 @@ def _digest_classifier(
         return store.merged_between(repo, week.start, week.end)
 
     def spelling_of(week: Window) -> Spelling:
-        return title_spelling(store, repo, week)
+        return store.title_spelling(repo, week)
 
     def classify(prs: Sequence[PullRequest]) -> list[Classification]:
         profile = profile_for(repo, config, profile_name)

@@ -22,9 +22,7 @@ from ..site.publish import check_out_dir
 from ..site.site_options import site_settings
 from ..site.weekly_counts import weekly_points
 from ..store import Store
-from ..store.identities import mailmap_of
-from ..store.landed_history import Landed, landed_history
-from ..store.learned_spelling import title_spelling
+from ..store.landed_history import Landed
 from ..timeutil import Window
 
 
@@ -47,11 +45,11 @@ def weekly_history(store: Store, config: Config, repo: str) -> list[WeekPoint]:
     its digest stored, else the profile's rules decide now (in memory: building the site
     writes nothing to the store)."""
     profile = profile_for(repo, config)
-    landed = landed_history(store, repo, profile.name)
+    landed = store.landed_history(repo, profile.name)
     if not landed:
         return []
     areas = _areas(store, repo, landed, profile)
-    people = People(mailmap=mailmap_of(store, repo, {row.author_email for row in landed}))
+    people = People(mailmap=store.mailmap_of(repo, {row.author_email for row in landed}))
     return weekly_points(landed, areas, people)
 
 
@@ -75,7 +73,7 @@ def _areas(store: Store, repo: str, landed: Sequence[Landed], profile: Profile) 
         return every[bisect_left(moments, week.start) : bisect_left(moments, week.end)]
 
     def spelling_of(week: Window) -> Spelling:
-        return title_spelling(store, repo, week)
+        return store.title_spelling(repo, week)
 
     for pr, decided in zip(
         prs, classify_as_digests(profile, prs, landed_in, spelling_of), strict=True

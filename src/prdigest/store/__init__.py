@@ -4,8 +4,13 @@
     store = open_store("prdigest.db")         # or a postgresql:// URL; None: the default path
     store.merged_between("owner/name", start, end)
 
-`Store` (store.py) gathers the tables' modules: core.py (connection, transactions,
-repositories, sync cursors), prs.py, classifications.py, reports.py.
+One style: every module that reads or writes tables is a mixin of methods on `StoreCore`
+(core.py: connection, transactions, repositories, sync cursors), and `Store` (store.py)
+inherits them all, so a caller always writes `store.method(...)`: prs.py, classifications.py,
+stored_reports.py, github_store.py, coverage.py, status.py, identities.py,
+landed_history.py, learned_spelling.py, paths.py, window_data.py (`store.window`),
+llm_cache.py, rate_budget.py. rows.py (a PR and its row), upsert.py and
+github_records.py are loaded only when a write or GitHub needs them.
 """
 
 from __future__ import annotations

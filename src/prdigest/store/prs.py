@@ -50,6 +50,14 @@ class PullRequestTables(StoreCore):
             (repo, to_iso(start), to_iso(end)),
         )
 
+    def created_between(self, repo: str, start: datetime, end: datetime) -> list[PullRequest]:
+        """PRs opened in [start, end) (known only from GitHub), oldest first, any state."""
+        return self._select_prs(
+            "r.name = ? AND p.number IS NOT NULL AND p.created_at >= ? AND p.created_at < ?"
+            " ORDER BY p.created_at, p.id",
+            (repo, to_iso(start), to_iso(end)),
+        )
+
     def ambiguous_shas(self, repo: str, named: Iterable[tuple[str, datetime]]) -> frozenset[str]:
         """Of the abbreviated shas named (each with when it was named), those that start
         two or more commits landed before: a revert naming one says nothing of which."""

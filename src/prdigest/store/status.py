@@ -6,8 +6,7 @@ from datetime import datetime
 from typing import TypedDict
 
 from ..timeutil import to_iso
-from .coverage import SyncRun, last_sync, synced_since
-from .store import Store
+from .coverage import SyncCoverage, SyncRun
 
 
 class CursorStatus(TypedDict):
@@ -36,46 +35,46 @@ class RepositoryStatus(TypedDict):
     last_sync: RunStatus | None
 
 
-def repository_status(store: Store) -> list[RepositoryStatus]:
-    rows = store.conn.execute(
-        # A commit without a PR number is a direct push: counted apart from PRs (CLI.md).
-        "SELECT r.id, r.name, COUNT(p.number), COUNT(p.id) - COUNT(p.number),"
-        " MIN(p.merged_at), MAX(p.merged_at),"
-        " (SELECT COUNT(*) FROM reports t WHERE t.repo_id = r.id)"
-        " FROM repositories r LEFT JOIN pull_requests p ON p.repo_id = r.id"
-        " GROUP BY r.id, r.name ORDER BY r.name"
-    ).fetchall()
-    out: list[RepositoryStatus] = []
-    for repo_id, name, prs, pushes, first, last, reports in rows:
-        cursors = store.conn.execute(
-            "SELECT source, value, updated_at FROM sync_cursors WHERE repo_id = ? ORDER BY source",
-            (repo_id,),
+class StatusViews(SyncCoverage):
+    def repository_status(self) -> list[RepositoryStatus]:
+        rows = self.conn.execute(
+            # A commit without a PR number is a direct push: counted apart from PRs (CLI.md).
+            "SELECT r.id, r.name, COUNT(p.number), COUNT(p.id) - COUNT(p.number),"
+            " MIN(p.merged_at), MAX(p.merged_at),"
+            " (SELECT COUNT(*) FROM reports t WHERE t.repo_id = r.id)"
+            " FROM repositories r LEFT JOIN pull_requests p ON p.repo_id = r.id"
+            " GROUP BY r.id, r.name ORDER BY r.name"
         ).fetchall()
-        out.append(
-            {
-                "name": name,
-                "pull_requests": int(prs),
-                "direct_pushes": int(pushes),
-                "first_merged": first,
-                "last_merged": last,
-                "reports": int(reports),
-                "cursors": [{"source": s, "value": v, "updated_at": u} for s, v, u in cursors],
-                "synced_since": _iso_or_none(synced_since(store, name)),
-                "last_sync": _run(last_sync(store, name)),
-            }
-        )
-    return out
+        out: list[RepositoryStatus] = []
+        for repo_id, name, prs, pushes, first, last, reports in rows:
+            cursors = self.conn.execute(
+                "SELECT source, value, updated_at FROM sync_cursors WHERE repo_id = ? ORDER BY source",
+                (repo_id,),
+            ).fetchall()
+            out.append(
+                {
+                    "name": name,
+                    "pull_requests": int(prs),
+                    "direct_pushes": int(pushes),
+                    "first_merged": first,
+                    "last_merged": last,
+                    "reports": int(reports),
+                    "cursors": [{"source": s, "value": v, "updated_at": u} for s, v, u in cursors],
+                    "synced_since": _iso_or_none(self.synced_since(name)),
+                    "last_sync": _run(self.last_sync(name)),
+                }
+            )
+        return out
 
-
-def sync_sources(store: Store, repo: str) -> list[str]:
-    """The sources `repo` was synced from (cursor names: `git:PATH:REF`, `jsonl:PATH`,
-    `github`), the most recently used first."""
-    rows = store.conn.execute(
-        "SELECT c.source FROM sync_cursors c JOIN repositories r ON r.id = c.repo_id"
-        " WHERE r.name = ? ORDER BY c.updated_at DESC, c.source",
-        (repo,),
-    ).fetchall()
-    return [row[0] for row in rows]
+    def sync_sources(self, repo: str) -> list[str]:
+        """The sources `repo` was synced from (cursor names: `git:PATH:REF`, `jsonl:PATH`,
+        `github`), the most recently used first."""
+        rows = self.conn.execute(
+            "SELECT c.source FROM sync_cursors c JOIN repositories r ON r.id = c.repo_id"
+            " WHERE r.name = ? ORDER BY c.updated_at DESC, c.source",
+            (repo,),
+        ).fetchall()
+        return [row[0] for row in rows]
 
 
 def _iso_or_none(when: datetime | None) -> str | None:

@@ -6,44 +6,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from ..errors import ConfigError
 from ..models import PullRequest
 from ..timeutil import Window
-from .coverage import synced_since
-from .github_store import created_between, has_github_data
-
-if TYPE_CHECKING:
-    from . import Store
+from .coverage import SyncCoverage
+from .prs import PullRequestTables
 
 COUNT_MODES = ("merged", "opened", "all")
 
 
-def window_prs(
-    store: Store, repo: str, start: datetime, end: datetime, count_mode: str = "merged"
-) -> list[PullRequest]:
-    """What counts in [start, end): PRs merged there (default), opened there, or either."""
-    if count_mode == "merged":
-        return store.merged_between(repo, start, end)
-    if count_mode not in COUNT_MODES:
-        raise ConfigError(f"unknown --count {count_mode!r}", "use merged, opened or all")
-    if count_mode == "opened" and not has_github_data(store, repo):
-        raise ConfigError(
-            f"--count opened needs to know when {repo}'s PRs were opened, which only GitHub says",
-            f"sync from GitHub first (prdigest sync {repo}), or use --count merged",
-        )
-    opened = created_between(store, repo, start, end)
-    if count_mode == "opened":
-        return opened
-    merged = store.merged_between(repo, start, end)
-    seen = {(pr.number, pr.sha) for pr in merged}
-    return merged + [pr for pr in opened if (pr.number, pr.sha) not in seen]
-
-
 @dataclass(frozen=True, slots=True)
 class WindowData:
-    """One digest's window as the store holds it, read once (`load_window`) and handed
+    """One digest's window as the store holds it, read once (`Store.window`) and handed
     down: what counts in it and in the window before, what merged in it (the LLM writer's
     texts), the stored history's span and start, and the merged and opened counts side
     by side when GitHub said when PRs were opened."""
@@ -58,39 +33,62 @@ class WindowData:
     merged_and_opened: tuple[int, int] | None
 
 
-def load_window(
-    store: Store,
-    repo: str,
-    window: Window,
-    count_mode: str = "merged",
-    span: tuple[datetime, datetime] | None = None,
-) -> WindowData:
-    """The window's PRs and what a digest of it needs from the store besides, each query
-    run once. `span`: the stored history's span, when the caller read it already."""
+class WindowReads(PullRequestTables, SyncCoverage):
+    def window_prs(
+        self, repo: str, start: datetime, end: datetime, count_mode: str = "merged"
+    ) -> list[PullRequest]:
+        """What counts in [start, end): PRs merged there (default), opened there, or either."""
+        if count_mode == "merged":
+            return self.merged_between(repo, start, end)
+        if count_mode not in COUNT_MODES:
+            raise ConfigError(f"unknown --count {count_mode!r}", "use merged, opened or all")
+        if count_mode == "opened" and not self.has_github_records(repo):
+            raise ConfigError(
+                f"--count opened needs to know when {repo}'s PRs were opened, which only GitHub says",
+                f"sync from GitHub first (prdigest sync {repo}), or use --count merged",
+            )
+        opened = self.created_between(repo, start, end)
+        if count_mode == "opened":
+            return opened
+        merged = self.merged_between(repo, start, end)
+        seen = {(pr.number, pr.sha) for pr in merged}
+        return merged + [pr for pr in opened if (pr.number, pr.sha) not in seen]
 
-    if count_mode not in COUNT_MODES:
-        raise ConfigError(f"unknown --count {count_mode!r}", "use merged, opened or all")
-    current = window_prs(store, repo, window.start, window.end, count_mode)
-    previous_window = window.previous()
-    previous = window_prs(store, repo, previous_window.start, previous_window.end, count_mode)
-    merged = (
-        current if count_mode == "merged" else store.merged_between(repo, window.start, window.end)
-    )
-    side_by_side = None
-    if has_github_data(store, repo):
-        opened = (
+    def window(
+        self,
+        repo: str,
+        window: Window,
+        count_mode: str = "merged",
+        span: tuple[datetime, datetime] | None = None,
+    ) -> WindowData:
+        """A digest's window, read in one call: its PRs and what a digest of it needs from
+        the store besides, each query run once. `span`: the stored history's span (its
+        first and last landing), when the caller read it already."""
+        if count_mode not in COUNT_MODES:
+            raise ConfigError(f"unknown --count {count_mode!r}", "use merged, opened or all")
+        current = self.window_prs(repo, window.start, window.end, count_mode)
+        previous_window = window.previous()
+        previous = self.window_prs(repo, previous_window.start, previous_window.end, count_mode)
+        merged = (
             current
-            if count_mode == "opened"
-            else created_between(store, repo, window.start, window.end)
+            if count_mode == "merged"
+            else self.merged_between(repo, window.start, window.end)
         )
-        side_by_side = (sum(pr.number is not None for pr in merged), len(opened))
-    return WindowData(
-        window=window,
-        count_mode=count_mode,
-        prs=tuple(current),
-        previous=tuple(previous),
-        merged=tuple(merged),
-        span=span or store.merged_range(repo),
-        synced_since=synced_since(store, repo),
-        merged_and_opened=side_by_side,
-    )
+        side_by_side = None
+        if self.has_github_records(repo):
+            opened = (
+                current
+                if count_mode == "opened"
+                else self.created_between(repo, window.start, window.end)
+            )
+            side_by_side = (sum(pr.number is not None for pr in merged), len(opened))
+        return WindowData(
+            window=window,
+            count_mode=count_mode,
+            prs=tuple(current),
+            previous=tuple(previous),
+            merged=tuple(merged),
+            span=span or self.merged_range(repo),
+            synced_since=self.synced_since(repo),
+            merged_and_opened=side_by_side,
+        )
