@@ -353,6 +353,39 @@ def whole_words(name: str, limit: int) -> str:
     return balance_markup(" ".join(words).rstrip(",;:-"))
 
 
+# Where a small model pads a sentence the PRs support with one they do not: a trailing
+# clause after a comma or a word of purpose or result ("…, ensuring compatibility and
+# stability", "… for better performance", "…, which is useful for contributors").
+_TRAILING_CLAUSE = re.compile(
+    r",\s+|\s+(?=(?:which|ensuring|making|allowing|enabling|improving|enhancing|providing|"
+    r"streamlining|simplifying|resulting|leading|thereby|so that|in order to|as well as|while|"
+    r"to (?:ensure|improve|enhance|make|allow|provide|enable|better|streamline|simplify|"
+    r"facilitate|support)|for (?:better|improved|enhanced|easier|greater|faster|more|"
+    r"consistent|seamless|efficient|users|developers|contributors))\b)",
+    re.IGNORECASE,
+)
+MIN_CLAUSE_WORDS = 2  # "Split `et_metal_ops.mm`." says what changed; one word cannot
+
+
+def shorter_readings(sentence: str) -> list[str]:
+    """The sentence cut before each trailing clause, longest first, each closed with a
+    stop: what is left when its padding goes. Cuts fall outside code spans and brackets;
+    a part that ends mid-clause ("… support for.") or has fewer than
+    `MIN_CLAUSE_WORDS` words is no reading. Each must pass verification on its own."""
+    code = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(sentence)]
+    out: list[str] = []
+    for match in _TRAILING_CLAUSE.finditer(sentence):
+        at = match.start()
+        head = sentence[:at]
+        if any(start < at < end for start, end in code) or head.count("(") != head.count(")"):
+            continue
+        part = head.rstrip(" ,;:-") + "."
+        if len(part.split()) < MIN_CLAUSE_WORDS or complete_clause(part) != part:
+            continue
+        out.append(part)
+    return sorted(dict.fromkeys(out), key=len, reverse=True)
+
+
 _CONNECTIVE = re.compile(
     r"^(?:additionally|also|furthermore|moreover|in addition|besides|finally|then)\s*,\s*",
     re.IGNORECASE,
