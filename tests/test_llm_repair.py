@@ -72,6 +72,8 @@ def test_an_area_whose_themes_were_all_dropped_is_asked_again_and_written(store,
     arm = next(r for r in retries if "PRs of the area Backends: Arm:" in r)
     title = title_of(next(line for line in arm.splitlines() if line.startswith("#")))
     assert f'as in "{title[0].upper()}{title[1:].rstrip(".")}."' in arm
+    # and, beside each dropped sentence, the words its PR does write: its title
+    assert f'"holistic", "alignment", "frictionless"; its PR says "{title}".' in arm
     assert "synergy" not in markdown
     # and gives its sentences less room: a small model pads a long one again
     for body in (b for b in server.requests if "PRs of the area" in str(b["messages"])):

@@ -140,8 +140,14 @@ def retry_requests(
         if not parts:
             continue
         names = {p.name for p in parts}
+        titles = {n: _title(item) for p in parts for n, item in zip(p.numbers, p.items)}
         dropped = [
-            {"area": r.area, "summary": t.summary or t.name, "why": hint}
+            {
+                "area": r.area,
+                "summary": t.summary or t.name,
+                "why": hint,
+                "title": next((titles[n] for n in t.prs if titles.get(n)), ""),
+            }
             for r in rejected.values()
             if r.area in names
             for t, hint in zip(r.themes, r.hints, strict=True)
@@ -166,6 +172,10 @@ def _example(part: AreaPart) -> str:
     """A sentence in the form asked, made of the area's first PR line: its title, as a
     sentence ("#3545 Update version compatibility … | …" → "Update version compatibility
     …."). A small model follows an example better than a rule."""
-    first = part.items[0] if part.items else ""
-    title = first.split(" | ", 1)[0].split(" ", 1)[-1].strip().rstrip(".")
+    title = _title(part.items[0] if part.items else "").rstrip(".")
     return f"{title[:1].upper()}{title[1:]}." if len(title) > 3 else ""
+
+
+def _title(item: str) -> str:
+    """The title on a PR line ("#3545 Update version compatibility … | path | …")."""
+    return item.split(" | ", 1)[0].split(" ", 1)[-1].strip()
