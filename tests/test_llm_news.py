@@ -44,6 +44,22 @@ def test_the_llm_digest_tells_the_news_as_the_analysis_judged_it(store) -> None:
     assert audit_markdown(markdown, REPO, window) == []
 
 
+def test_the_takeaway_is_asked_as_one_short_sentence_opening_with_the_top_news(store) -> None:
+    """Qwen2.5-Coder-1.5B asked for "one or two short sentences (forty words at most)"
+    wrote 60-word lists ("The week saw significant progress across various components …")
+    and copied the data's "(PR line: …)" label into its prose (issue 20)."""
+    context = pipeline.build_digest_context(store, REPO, WEEK, Config())
+    with FakeLLMServer() as server:
+        options = {"llm_base_url": server.url, "llm_model": "fake", "llm_backoff": 0}
+        write_full(store, context, options, Recorder(), window=WEEK)
+    body = next(b for b in server.requests if "DIGEST_DATA_BEGIN" in str(b["messages"]))
+    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+    assert "Write one sentence of at most thirty words" in system
+    assert 'open with the first item under "Most notable"' in system
+    first = user.split("Most notable:\n", 1)[1].splitlines()[0]
+    assert ". Its PR: " in first and "PR line" not in user
+
+
 def test_a_result_the_analysis_quoted_reaches_the_llm_digest_cited_beside_its_pr(store) -> None:
     """#14090 states "Many common devices … show a 2-4x speedup": the model is shown it (the
     fake quotes a shown figure, as a good model would) and the digest keeps it, cited."""
