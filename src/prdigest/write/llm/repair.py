@@ -140,7 +140,9 @@ def retry_requests(
         if not parts:
             continue
         names = {p.name for p in parts}
-        titles = {n: _title(item) for p in parts for n, item in zip(p.numbers, p.items)}
+        titles = {
+            n: _title(item) for p in parts for n, item in zip(p.numbers, p.items, strict=True)
+        }
         dropped = [
             {
                 "area": r.area,
