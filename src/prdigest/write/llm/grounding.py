@@ -386,6 +386,27 @@ def shorter_readings(sentence: str) -> list[str]:
     return sorted(dict.fromkeys(out), key=len, reverse=True)
 
 
+def within_words(sentence: str, limit: int) -> str:
+    """The sentence's leading clauses (cut at a comma or semicolon outside code and
+    brackets) that fit in `limit` words, closed with a stop; the first clause whole when
+    it alone is longer. A model asked for "at most thirty words" writes a list of sixty
+    that its answer's length cap stops mid-word ("…, addedw.")."""
+    if len(sentence.split()) <= limit:
+        return sentence
+    code = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(sentence)]
+    kept = ""
+    for match in re.finditer(r"[,;]\s+", sentence):
+        at = match.start()
+        head = sentence[:at]
+        if any(start < at < end for start, end in code) or head.count("(") != head.count(")"):
+            continue
+        if len(head.split()) > limit:
+            break
+        kept = head
+    part = (kept or sentence).rstrip(" ,;:-.") + "."
+    return complete_clause(part) or part
+
+
 _CONNECTIVE = re.compile(
     r"^(?:additionally|also|furthermore|moreover|in addition|besides|finally|then)\s*,\s*",
     re.IGNORECASE,

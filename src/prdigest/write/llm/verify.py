@@ -36,6 +36,7 @@ from .grounding import (
     says_what_changed,
     shorter_readings,
     whole_words,
+    within_words,
     without_connective,
     word_support,
 )
@@ -71,7 +72,8 @@ MIN_CLAUSE_SUPPORT = 0.8
 # What a padding clause fails for: a shorter reading without it may pass (never a
 # vacuous sentence, markup or a copy of the prompt: those are what they are whole).
 _PADDING_REASONS = frozenset({tally.WORDS, tally.NAME, tally.FIGURE})
-MIN_FREE_TEXT_SUPPORT = 0.5  # of a takeaway's, in the themes it draws from (it sums them up)
+MIN_FREE_TEXT_SUPPORT = 0.5
+FREE_TEXT_WORDS = 30  # a takeaway sentence: what its prompt asks for  # of a takeaway's, in the themes it draws from (it sums them up)
 
 
 def extract_figures(text: str) -> list[str]:
@@ -259,6 +261,9 @@ class Verifier:
             sentence = self._complete(said, what)
             if not sentence:
                 continue
+            if within_words(sentence, FREE_TEXT_WORDS) != sentence:
+                self.tally.repair(tally.LONG, f"{what}: {sentence[:40]!r} cut to its first clauses")
+                sentence = within_words(sentence, FREE_TEXT_WORDS)
             refs = extract_pr_refs(sentence)
             self.tally.citations += len(refs)
             if refs:
