@@ -22,7 +22,7 @@ from fakes.llm_server import (
     refuse_format,
     response_format_of,
 )
-from llm_helpers import REPO, WEEK, Recorder, assert_truthful, write
+from llm_helpers import REPO, WEEK, Recorder, assert_truthful, themes_for, write
 from prdigest.cli import main
 from prdigest.errors import LLMError
 
@@ -207,3 +207,26 @@ def test_a_clause_is_no_theme_name_and_the_sentence_names_it(store, context):
     assert writer == "llm"
     assert CLAUSE not in markdown
     assert "theme name taken from its sentence" in notes[1]
+
+
+CPP = "Reorganizes op_registry.py by C++ implementation file."
+
+
+def names_cpp(prompt: Prompt) -> str:
+    """A good model that names C++, as #17335 does ("Reorganize op_registry.py by C++
+    implementation file")."""
+    for area, items in prompt.areas.items():
+        if any(number == 17335 for number, _ in items):
+            theme = {"area": area, "name": "C++ implementation files", "summary": CPP}
+            return themes_for(prompt, [{**theme, "prs": [17335]}])
+    return good_responder(prompt)
+
+
+def test_a_one_letter_name_its_pr_writes_is_grounded(store, context):
+    """"C++" and "groups along M" were names no PR could ever write: a one-letter name was
+    never looked for, so Qwen's "… in groups along M." was dropped though its PR says it."""
+    with FakeLLMServer(names_cpp) as server:
+        markdown, writer, _, _ = write(store, context, server)
+    assert writer == "llm"
+    assert f"{CPP[:-1]} ([PR#17335](" in markdown
+    assert_truthful(markdown, store, context)

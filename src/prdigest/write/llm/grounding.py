@@ -81,10 +81,12 @@ class Evidence:
     def names(self, name: str) -> bool:
         """Whether the text mentions `name` (case, plural and separators forgiven)."""
         wanted = name.lower().strip(".:/+-")
+        if _standalone(name.lower(), self.lower):  # "C++" as written, not "c"
+            return True
         for form in {wanted, re.sub(r"(?:'s|es|s)$", "", wanted)}:
-            if len(form) < 2:
+            if not form:
                 continue
-            if len(form) <= 3 or form.isdigit():
+            if len(form) <= 3 or form.isdigit():  # "M" in "groups along M": a word of its own
                 if re.search(rf"(?<![a-z0-9]){re.escape(form)}(?![a-z0-9])", self.lower):
                     return True
             elif form in self.lower:
@@ -96,6 +98,11 @@ class Evidence:
 
     def has_word(self, word: str) -> bool:
         return word in self.words or _stem(word)[:5] in self.prefixes
+
+
+def _standalone(name: str, text: str) -> bool:
+    """Whether `text` writes `name` as a word of its own (no letter or digit either side)."""
+    return bool(name) and bool(re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text))
 
 
 def named_things(
