@@ -58,6 +58,9 @@ def test_the_takeaway_is_asked_as_one_short_sentence_opening_with_the_top_news(s
     assert 'open with the first item under "Most notable"' in system
     first = user.split("Most notable:\n", 1)[1].splitlines()[0]
     assert ". Its PR: " in first and "PR line" not in user
+    # nor the window's label: the 1.5B wrote "… in Window 20251229-20260104", a figure
+    # no theme states, and lost its takeaway
+    assert context.window.label not in user
 
 
 def listing_takeaway(prompt: Prompt) -> str:
