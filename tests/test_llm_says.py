@@ -264,3 +264,27 @@ def test_a_one_letter_name_its_pr_writes_is_grounded(store, context):
     assert writer == "llm"
     assert f"{CPP[:-1]} ([PR#17335](" in markdown
     assert_truthful(markdown, store, context)
+
+
+def opens_with_a_verb_of_its_own(prompt: Prompt) -> str:
+    """A good model that says "Harden" where the PR's title says "Fix"."""
+    for area, items in prompt.areas.items():
+        for number, line in items:
+            title = title_of(line)
+            if title.startswith("Fix Vulkan texture tensor UBO budget overflow"):
+                said = "Harden" + title[len("Fix") :].rstrip(".") + "."
+                theme = {"area": area, "name": "UBO budget overflow", "summary": said}
+                return themes_for(prompt, [{**theme, "prs": [number]}])
+    return good_responder(prompt)
+
+
+def test_a_verb_of_change_opening_a_sentence_is_a_word_not_a_name(store, context):
+    """Asked to open with a title's verb, Qwen wrote "Correct the accuracy error …" and
+    "Create …": an opening capital the window never writes in lower case was taken for a
+    name no PR writes, and the sentence dropped. A verb of change is a word: checked
+    with the sentence's other words, most of which its PRs must use."""
+    with FakeLLMServer(opens_with_a_verb_of_its_own) as server:
+        markdown, writer, _, _ = write(store, context, server)
+    assert writer == "llm"
+    assert "Harden Vulkan texture tensor UBO budget overflow ([PR#" in markdown
+    assert_truthful(markdown, store, context)

@@ -152,6 +152,8 @@ def _is_name(token: str, at_start: bool, vocabulary: set[str] | frozenset[str]) 
         # An opening capital: a word the window uses, or one shaped like a word
         # ("Measured", "Adds"), is a word; anything else ("Cadene") is a name.
         word = token.lower()
+        if any(word.startswith(verb) for verb in _ACTIONS if len(verb) >= 4):
+            return False  # "Correct …", "Harden …": a verb of change opening the sentence
         return word not in vocabulary and word not in _GENERIC and not word.endswith(_WORD_ENDINGS)
     return False
 
