@@ -333,7 +333,8 @@ _CODE_SHAPE = re.compile(r"[_./]|[a-z][A-Z]|\d")
 # Words a finished clause does not end with: a sentence ending "… introduction of ." was
 # cut where the answer's length cap (the schema's) stopped the model.
 _DANGLING = frozenset(
-    "a an the of and or with via from by as like including into than its their".split()
+    "a an the of and or with via from by as like including into than its their in on to for at"
+    " that which".split()
 )
 
 
