@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import replace
 
-from fakes.llm_server import FakeLLMServer
+from fakes.llm_server import FakeLLMServer, Prompt, good_responder, parse_prompt
 from llm_helpers import REPO, Recorder, audit_markdown, write_full
 from prdigest import pipeline
 from prdigest.analyze import build_context
@@ -41,6 +41,54 @@ def test_the_llm_digest_tells_the_news_as_the_analysis_judged_it(store) -> None:
     texts = pr_texts(store.merged_between(REPO, WEEK.start, WEEK.end))
     window = {int(n): f"{t.title}\n{t.raw_body}" for n, t in texts.items()}
     assert audit_markdown(markdown, REPO, window) == []
+
+
+def test_the_takeaway_is_asked_as_one_short_sentence_opening_with_the_top_news(store) -> None:
+    """Qwen2.5-Coder-1.5B asked for "one or two short sentences (forty words at most)"
+    wrote 60-word lists ("The week saw significant progress across various components …")
+    and copied the data's "(PR line: …)" label into its prose (issue 20)."""
+    context = pipeline.build_digest_context(store, REPO, WEEK, Config())
+    with FakeLLMServer() as server:
+        options = {"llm_base_url": server.url, "llm_model": "fake", "llm_backoff": 0}
+        write_full(store, context, options, Recorder(), window=WEEK)
+    body = next(b for b in server.requests if "DIGEST_DATA_BEGIN" in str(b["messages"]))
+    system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+    assert "Write one sentence of at most thirty words" in system
+    assert 'open with the first item under "Most notable"' in system
+    first = user.split("Most notable:\n", 1)[1].splitlines()[0]
+    assert ". Its PR: " in first and "PR line" not in user
+    # nor the window's label: the 1.5B wrote "… in Window 20251229-20260104", a figure
+    # no theme states, and lost its takeaway
+    assert context.window.label not in user
+
+
+def listing_takeaway(prompt: Prompt) -> str:
+    """What Qwen2.5-Coder-1.5B answered: every theme in one sentence of sixty words and
+    more, whatever the prompt's "at most thirty words"."""
+    if not prompt.is_takeaway:
+        return good_responder(prompt)
+    themes = prompt.user.split("\n== ", 1)[-1].split("DIGEST_DATA_END")[0]
+    said = re.findall(r"^- [^:\n]+: (.+?)\.?$", themes, re.M)
+    clauses = [s[:1].lower() + s[1:] for s in said if "," not in s and "`" not in s]
+    return json.dumps({"takeaway": "This week " + ", ".join(clauses[:8]) + "."})
+
+
+def test_a_takeaway_longer_than_asked_keeps_its_first_clauses(store) -> None:
+    context = pipeline.build_digest_context(store, REPO, WEEK, Config())
+    with FakeLLMServer(listing_takeaway) as server:
+        options = {"llm_base_url": server.url, "llm_model": "fake", "llm_backoff": 0}
+        written = write_full(store, context, options, Recorder(), window=WEEK)
+    answer = next(
+        json.loads(listing_takeaway(p))["takeaway"]
+        for p in map(parse_prompt, server.requests)
+        if p.is_takeaway
+    )
+    assert len(answer.split()) > 35
+    published = written.markdown.split("### Key Takeaways\n", 1)[1].split("\n", 1)[0]
+    sentence = published.split(" The window totals ", 1)[0]
+    assert answer.startswith(sentence[:-1]) and sentence.endswith(".")  # whole clauses
+    assert 20 < len(sentence.split()) <= 30
+    assert "clauses past the words asked taken out" in written.notes[1]
 
 
 def test_a_result_the_analysis_quoted_reaches_the_llm_digest_cited_beside_its_pr(store) -> None:

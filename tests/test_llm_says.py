@@ -18,11 +18,13 @@ from fakes.llm_server import (
     Prompt,
     Reply,
     good_responder,
+    name_of,
     parse_prompt,
     refuse_format,
     response_format_of,
+    title_of,
 )
-from llm_helpers import REPO, WEEK, Recorder, assert_truthful, write
+from llm_helpers import REPO, WEEK, Recorder, assert_truthful, themes_for, write
 from prdigest.cli import main
 from prdigest.errors import LLMError
 
@@ -207,3 +209,82 @@ def test_a_clause_is_no_theme_name_and_the_sentence_names_it(store, context):
     assert writer == "llm"
     assert CLAUSE not in markdown
     assert "theme name taken from its sentence" in notes[1]
+
+
+def copies_the_example(prompt: Prompt) -> str:
+    """A small model that copies the prompt's example theme: true, since the example is
+    one of the request's own PR titles as a sentence."""
+    if prompt.is_takeaway:
+        return good_responder(prompt)
+    example = re.search(r'^Write what each theme changed .*?, as "(.+?)" says', prompt.user, re.M)
+    assert example, "the request shows no example"
+    sentence = example.group(1)
+    for area, items in prompt.areas.items():
+        for number, line in items:
+            if sentence.rstrip(".").lower() == title_of(line).rstrip(".").lower():
+                theme = {"area": area, "name": name_of(sentence), "summary": sentence}
+                return json.dumps({"themes": [{**theme, "prs": [number]}]})
+    raise AssertionError(f"{sentence!r} is no title of the request's PRs")
+
+
+def test_each_area_request_shows_an_example_of_its_own_and_copying_it_is_no_fault(store, context):
+    """The 1.5B model paraphrased titles ("unit tests across different devices" for "UTs
+    on XPU") and opened with "This pull request …": each request now opens with one of its
+    own PR titles as the sentence wanted, before the data, so that it is not an instruction
+    a model must not repeat."""
+    with FakeLLMServer(copies_the_example) as server:
+        markdown, writer, _, notes = write(store, context, server)
+    assert writer == "llm" and "copied from the prompt" not in notes[1]
+    areas = [p for p in map(parse_prompt, server.requests) if not p.is_takeaway]
+    for prompt in areas:
+        sentence = re.search(r'as "(.+?)" says what its PR below', prompt.user)
+        assert sentence and f"{sentence.group(1)[:-1]} ([PR#" in markdown
+        assert prompt.user.index(sentence.group(0)) < prompt.user.index("PR_DATA_BEGIN")
+    assert_truthful(markdown, store, context)
+
+
+CPP = "Reorganizes op_registry.py by C++ implementation file."
+
+
+def names_cpp(prompt: Prompt) -> str:
+    """A good model that names C++, as #17335 does ("Reorganize op_registry.py by C++
+    implementation file")."""
+    for area, items in prompt.areas.items():
+        if any(number == 17335 for number, _ in items):
+            theme = {"area": area, "name": "C++ implementation files", "summary": CPP}
+            return themes_for(prompt, [{**theme, "prs": [17335]}])
+    return good_responder(prompt)
+
+
+def test_a_one_letter_name_its_pr_writes_is_grounded(store, context):
+    """ "C++" and "groups along M" were names no PR could ever write: a one-letter name was
+    never looked for, so Qwen's "… in groups along M." was dropped though its PR says it."""
+    with FakeLLMServer(names_cpp) as server:
+        markdown, writer, _, _ = write(store, context, server)
+    assert writer == "llm"
+    assert f"{CPP[:-1]} ([PR#17335](" in markdown
+    assert_truthful(markdown, store, context)
+
+
+def opens_with_a_verb_of_its_own(prompt: Prompt) -> str:
+    """A good model that says "Harden" where the PR's title says "Fix"."""
+    for area, items in prompt.areas.items():
+        for number, line in items:
+            title = title_of(line)
+            if title.startswith("Fix Vulkan texture tensor UBO budget overflow"):
+                said = "Harden" + title[len("Fix") :].rstrip(".") + "."
+                theme = {"area": area, "name": "UBO budget overflow", "summary": said}
+                return themes_for(prompt, [{**theme, "prs": [number]}])
+    return good_responder(prompt)
+
+
+def test_a_verb_of_change_opening_a_sentence_is_a_word_not_a_name(store, context):
+    """Asked to open with a title's verb, Qwen wrote "Correct the accuracy error …" and
+    "Create …": an opening capital the window never writes in lower case was taken for a
+    name no PR writes, and the sentence dropped. A verb of change is a word: checked
+    with the sentence's other words, most of which its PRs must use."""
+    with FakeLLMServer(opens_with_a_verb_of_its_own) as server:
+        markdown, writer, _, _ = write(store, context, server)
+    assert writer == "llm"
+    assert "Harden Vulkan texture tensor UBO budget overflow ([PR#" in markdown
+    assert_truthful(markdown, store, context)

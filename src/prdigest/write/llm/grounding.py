@@ -81,10 +81,12 @@ class Evidence:
     def names(self, name: str) -> bool:
         """Whether the text mentions `name` (case, plural and separators forgiven)."""
         wanted = name.lower().strip(".:/+-")
+        if _standalone(name.lower(), self.lower):  # "C++" as written, not "c"
+            return True
         for form in {wanted, re.sub(r"(?:'s|es|s)$", "", wanted)}:
-            if len(form) < 2:
+            if not form:
                 continue
-            if len(form) <= 3 or form.isdigit():
+            if len(form) <= 3 or form.isdigit():  # "M" in "groups along M": a word of its own
                 if re.search(rf"(?<![a-z0-9]){re.escape(form)}(?![a-z0-9])", self.lower):
                     return True
             elif form in self.lower:
@@ -96,6 +98,11 @@ class Evidence:
 
     def has_word(self, word: str) -> bool:
         return word in self.words or _stem(word)[:5] in self.prefixes
+
+
+def _standalone(name: str, text: str) -> bool:
+    """Whether `text` writes `name` as a word of its own (no letter or digit either side)."""
+    return bool(name) and bool(re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", text))
 
 
 def named_things(
@@ -145,6 +152,8 @@ def _is_name(token: str, at_start: bool, vocabulary: set[str] | frozenset[str]) 
         # An opening capital: a word the window uses, or one shaped like a word
         # ("Measured", "Adds"), is a word; anything else ("Cadene") is a name.
         word = token.lower()
+        if any(word.startswith(verb) for verb in _ACTIONS if len(verb) >= 4):
+            return False  # "Correct …", "Harden …": a verb of change opening the sentence
         return word not in vocabulary and word not in _GENERIC and not word.endswith(_WORD_ENDINGS)
     return False
 
@@ -324,7 +333,8 @@ _CODE_SHAPE = re.compile(r"[_./]|[a-z][A-Z]|\d")
 # Words a finished clause does not end with: a sentence ending "… introduction of ." was
 # cut where the answer's length cap (the schema's) stopped the model.
 _DANGLING = frozenset(
-    "a an the of and or with via from by as like including into than its their".split()
+    "a an the of and or with via from by as like including into than its their in on to for at"
+    " that which".split()
 )
 
 
@@ -351,6 +361,60 @@ def whole_words(name: str, limit: int) -> str:
     while words and words[-1].lower() in _DANGLING | _JOINERS:
         words.pop()
     return balance_markup(" ".join(words).rstrip(",;:-"))
+
+
+# Where a small model pads a sentence the PRs support with one they do not: a trailing
+# clause after a comma or a word of purpose or result ("…, ensuring compatibility and
+# stability", "… for better performance", "…, which is useful for contributors").
+_TRAILING_CLAUSE = re.compile(
+    r",\s+|\s+(?=(?:which|ensuring|making|allowing|enabling|improving|enhancing|providing|"
+    r"streamlining|simplifying|resulting|leading|thereby|so that|in order to|as well as|while|"
+    r"to (?:ensure|improve|enhance|make|allow|provide|enable|better|streamline|simplify|"
+    r"facilitate|support)|for (?:better|improved|enhanced|easier|greater|faster|more|"
+    r"consistent|seamless|efficient|users|developers|contributors))\b)",
+    re.IGNORECASE,
+)
+MIN_CLAUSE_WORDS = 2  # "Split `et_metal_ops.mm`." says what changed; one word cannot
+
+
+def shorter_readings(sentence: str) -> list[str]:
+    """The sentence cut before each trailing clause, longest first, each closed with a
+    stop: what is left when its padding goes. Cuts fall outside code spans and brackets;
+    a part that ends mid-clause ("… support for.") or has fewer than
+    `MIN_CLAUSE_WORDS` words is no reading. Each must pass verification on its own."""
+    code = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(sentence)]
+    out: list[str] = []
+    for match in _TRAILING_CLAUSE.finditer(sentence):
+        at = match.start()
+        head = sentence[:at]
+        if any(start < at < end for start, end in code) or head.count("(") != head.count(")"):
+            continue
+        part = head.rstrip(" ,;:-") + "."
+        if len(part.split()) < MIN_CLAUSE_WORDS or complete_clause(part) != part:
+            continue
+        out.append(part)
+    return sorted(dict.fromkeys(out), key=len, reverse=True)
+
+
+def within_words(sentence: str, limit: int) -> str:
+    """The sentence's leading clauses (cut at a comma or semicolon outside code and
+    brackets) that fit in `limit` words, closed with a stop; the first clause whole when
+    it alone is longer. A model asked for "at most thirty words" writes a list of sixty
+    that its answer's length cap stops mid-word ("…, addedw.")."""
+    if len(sentence.split()) <= limit:
+        return sentence
+    code = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(sentence)]
+    kept = ""
+    for match in re.finditer(r"[,;]\s+", sentence):
+        at = match.start()
+        head = sentence[:at]
+        if any(start < at < end for start, end in code) or head.count("(") != head.count(")"):
+            continue
+        if len(head.split()) > limit:
+            break
+        kept = head
+    part = (kept or sentence).rstrip(" ,;:-.") + "."
+    return complete_clause(part) or part
 
 
 _CONNECTIVE = re.compile(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import jinja2
 
 from . import tally
-from .request_plan import AreaPart, AreaPlanner, Request, render
+from .request_plan import AreaPart, AreaPlanner, Request, example_sentence, item_title, render
 from .runner import Outcome
 from .schemas import with_short_sentences
 from .verify import Theme, Verifier
@@ -140,8 +140,16 @@ def retry_requests(
         if not parts:
             continue
         names = {p.name for p in parts}
+        titles = {
+            n: item_title(item) for p in parts for n, item in zip(p.numbers, p.items, strict=True)
+        }
         dropped = [
-            {"area": r.area, "summary": t.summary or t.name, "why": hint}
+            {
+                "area": r.area,
+                "summary": t.summary or t.name,
+                "why": hint,
+                "title": next((titles[n] for n in t.prs if titles.get(n)), ""),
+            }
             for r in rejected.values()
             if r.area in names
             for t, hint in zip(r.themes, r.hints, strict=True)
@@ -151,7 +159,7 @@ def retry_requests(
             "areas_retry.j2",
             dropped=dropped,
             areas=[p.name for p in parts],
-            example=_example(parts[0]),
+            example=example_sentence(parts[0]),
         )
         request = planner.request_for(parts, note)
         asked = request.params["json_schema"]
@@ -160,12 +168,3 @@ def retry_requests(
             requests.append((sum(p.count for p in parts), request))
     requests.sort(key=lambda pair: -pair[0])  # stable: the digest's order among equals
     return [request for _, request in requests[:MAX_REASKS]]
-
-
-def _example(part: AreaPart) -> str:
-    """A sentence in the form asked, made of the area's first PR line: its title, as a
-    sentence ("#3545 Update version compatibility … | …" → "Update version compatibility
-    …."). A small model follows an example better than a rule."""
-    first = part.items[0] if part.items else ""
-    title = first.split(" | ", 1)[0].split(" ", 1)[-1].strip().rstrip(".")
-    return f"{title[:1].upper()}{title[1:]}." if len(title) > 3 else ""

@@ -309,12 +309,33 @@ class AreaPlanner:
 
     def _request(self, parts: list[AreaPart]) -> Request:
         user = render(
-            self.env, "areas_user.j2", repo=self.context.repo, label=self.label, areas=parts
+            self.env,
+            "areas_user.j2",
+            repo=self.context.repo,
+            label=self.label,
+            areas=parts,
+            example=example_sentence(parts[0]),
         )
         messages = [{"role": "system", "content": self.system}, {"role": "user", "content": user}]
         schema = themes_schema([p.name for p in parts], [p.numbers for p in parts], parts)
         params = params_for("digest_themes", schema, answer_tokens(parts), self.temperature)
         return Request("areas", messages, params, list(parts))
+
+
+def item_title(item: str) -> str:
+    """The title on a PR line ("#3545 Update version compatibility … | path | …")."""
+    return item.split(" | ", 1)[0].split(" ", 1)[-1].strip()
+
+
+def example_sentence(part: AreaPart) -> str:
+    """A sentence in the form asked, made of the area's first PR line with no number in
+    its title (a model copies an example's numbers): the title as a sentence ("#3545
+    Update version compatibility … | …" → "Update version compatibility …."). A small
+    model follows an example better than a rule; one of the request's own PRs, so that
+    what it copies is true."""
+    titles = [item_title(item).rstrip(".") for item in part.items]
+    title = next((t for t in titles if len(t) > 3 and not re.search(r"\d{2,}", t)), "")
+    return f"{title[:1].upper()}{title[1:]}." if title else ""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ NAME_CITED = "citation added for a name"
 THEME_NAME = "theme name taken from its sentence"
 BALANCED = "unbalanced markup closed"
 TRIMMED = "clause cut off taken out"
+PADDING = "padding clause taken out"  # the rest of the sentence passed on its own
+LONG = "clauses past the words asked taken out"
 
 
 class ClaimFacts(TypedDict):

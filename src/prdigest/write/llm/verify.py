@@ -34,7 +34,9 @@ from .grounding import (
     name_from,
     named_things,
     says_what_changed,
+    shorter_readings,
     whole_words,
+    within_words,
     without_connective,
     word_support,
 )
@@ -61,7 +63,11 @@ MIN_WORD_SUPPORT = 0.66  # of a sentence's content words, in its PRs' text
 # citation: one word of four the PR never uses ("deleted" told as "deprecated") is one
 # too many.
 MIN_CLAUSE_SUPPORT = 0.8
-MIN_FREE_TEXT_SUPPORT = 0.5  # of a takeaway's, in the themes it draws from (it sums them up)
+# What a padding clause fails for: a shorter reading without it may pass (never a
+# vacuous sentence, markup or a copy of the prompt: those are what they are whole).
+_PADDING_REASONS = frozenset({tally.WORDS, tally.NAME, tally.FIGURE})
+MIN_FREE_TEXT_SUPPORT = 0.5
+FREE_TEXT_WORDS = 30  # a takeaway sentence: what its prompt asks for  # of a takeaway's, in the themes it draws from (it sums them up)
 
 
 def extract_figures(text: str) -> list[str]:
@@ -171,7 +177,7 @@ class Verifier:
             self._balanced(s, f"theme {label!r}") for s in _SENTENCE_END.split(summary) if s.strip()
         ]
         sentences = [c for s in sentences if (c := self._complete(s, f"theme {label!r}"))]
-        published = [s for s in sentences if self._sentence_ok(s, on_area, area, label)]
+        published = [p for s in sentences if (p := self._grounded(s, on_area, area, label))]
         if not published:
             return None
         published[0] = without_connective(published[0])  # its sentence before may be gone
@@ -221,6 +227,9 @@ class Verifier:
             sentence = self._complete(said, what)
             if not sentence:
                 continue
+            if within_words(sentence, FREE_TEXT_WORDS) != sentence:
+                self.tally.repair(tally.LONG, f"{what}: {sentence[:40]!r} cut to its first clauses")
+                sentence = within_words(sentence, FREE_TEXT_WORDS)
             refs = extract_pr_refs(sentence)
             self.tally.citations += len(refs)
             if refs:
@@ -284,6 +293,36 @@ class Verifier:
             self.tally.drop(tally.PROMPT, f"{label}: {sentence[:40]!r} repeats the prompt")
             return False
         return True
+
+    def _grounded(self, sentence: str, cited: list[int], area: str, label: str) -> str:
+        """The sentence; or, when it fails only for what its PRs never say, its longest
+        part before a padding clause that passes every check on its own (a repair);
+        "" when neither does. A vacuous part fails as a vacuous sentence does."""
+        failed = self._would_drop(sentence, cited, area, label)
+        if failed is not None and failed <= _PADDING_REASONS:
+            readings = shorter_readings(sentence)  # longest first; those all of whose
+            # words its PRs use before those that pass with a few more
+            readings.sort(key=lambda part: bool(self.unsupported(part, cited, area)))
+            for part in readings:
+                if self._would_drop(part, cited, area, label) is None:
+                    self._sentence_ok(part, cited, area, label)  # counted as published
+                    cut = sentence[len(part) - 1 :].strip(" ,.")
+                    self.tally.repair(tally.PADDING, f"theme {label!r}: {cut[:50]!r} taken out")
+                    return part
+        return sentence if self._sentence_ok(sentence, cited, area, label) else ""
+
+    def _would_drop(
+        self, sentence: str, cited: list[int], area: str, label: str
+    ) -> set[str] | None:
+        """Why checking the sentence would drop it (None: it passes), leaving no trace in
+        the tally, the sentences said or the citations."""
+        tally_before, said_before = self.tally, set(self._said)
+        self.tally = Tally()
+        try:
+            ok = self._sentence_ok(sentence, list(cited), area, label)
+            return None if ok else set(self.tally.dropped)
+        finally:
+            self.tally, self._said = tally_before, said_before
 
     def _sentence_ok(self, sentence: str, cited: list[int], area: str, label: str) -> bool:
         if not self._prose(sentence, f"theme {label!r}"):
