@@ -251,7 +251,7 @@ def _closing(written: int, total: int, takeaway: bool, tally: Tally) -> str:
     who = f"The model wrote {written} of {plural(total, 'section')}"
     if takeaway:
         who += " and the key takeaway"
-    return f"_{who}; {tally.summary()}._"
+    return f"_{who}; {tally.counts()}._"
 
 
 def _takeaway(prose: str, context: DigestContext, areas: list[Area]) -> str:

@@ -89,6 +89,13 @@ class Tally:
             text += f", {self.repaired_count} repaired{_reasons(self.repaired)}"
         return text
 
+    def counts(self) -> str:
+        """The digest's closing words: "41 claims checked against the PRs of the window,
+        2 dropped, 1 repaired". A reader wants to know it was checked; why each claim
+        was dropped is for the maintainer (the run's notes and `--format json`)."""
+        text = f"{self.checked} claims checked against the PRs of the window, {self.dropped_count} dropped"
+        return text + (f", {self.repaired_count} repaired" if self.repaired else "")
+
     def facts(self) -> ClaimFacts:
         return {
             "checked": self.checked,
