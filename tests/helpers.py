@@ -103,3 +103,37 @@ def ambiguous_revert_records(executorch_jsonl: Path, folder: Path, landed: str) 
     target = folder / "records.jsonl"
     target.write_text("".join(kept) + json.dumps(revert) + "\n")
     return target
+
+
+def pr_record(
+    repo: str,
+    number: int,
+    title: str,
+    files: list[tuple[str, int, int]],
+    *,
+    when: str,
+    author: str = "Ada",
+    email: str = "",
+    body: str = "",
+    committer: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    """One landed PR as `sync --jsonl` reads it; `files`: (path, additions, deletions)."""
+    email = email or f"{author.lower()}@example.com"
+    committer_name, committer_email = committer or (author, email)
+    return {
+        "repo": repo,
+        "number": number,
+        "number_source": "title",
+        "sha": f"{number:040x}",
+        "parents": [],
+        "title": title,
+        "body": body,
+        "author_name": author,
+        "author_email": email,
+        "committer_name": committer_name,
+        "committer_email": committer_email,
+        "committed_at": when,
+        "authored_at": when,
+        "files": [{"path": p, "additions": a, "deletions": d} for p, a, d in files],
+        "trailers": {},
+    }

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from helpers import run_cli
+from helpers import pr_record, run_cli
 
 MONDAY = datetime(2026, 2, 9, 10, tzinfo=UTC)  # 2026-W07
 
@@ -21,24 +21,16 @@ def _record(
     repo: str, number: int, title: str, files: list[File], weeks_before: int = 0
 ) -> dict[str, Any]:
     landed = MONDAY - timedelta(weeks=weeks_before) + timedelta(hours=number % 100)
-    when = landed.isoformat().replace("+00:00", "Z")
-    return {
-        "repo": repo,
-        "number": number,
-        "number_source": "title",
-        "sha": f"{number:040x}",
-        "parents": [],
-        "title": title,
-        "body": "",
-        "author_name": f"Dev {number % 3}",
-        "author_email": f"dev{number % 3}@example.com",
-        "committer_name": "GitHub",
-        "committer_email": "noreply@github.com",
-        "committed_at": when,
-        "authored_at": when,
-        "files": [{"path": path, "additions": lines, "deletions": 0} for path, lines in files],
-        "trailers": {},
-    }
+    return pr_record(
+        repo,
+        number,
+        title,
+        [(path, lines, 0) for path, lines in files],
+        when=landed.isoformat().replace("+00:00", "Z"),
+        author=f"Dev {number % 3}",
+        email=f"dev{number % 3}@example.com",
+        committer=("GitHub", "noreply@github.com"),
+    )
 
 
 def areas_of(

@@ -11,31 +11,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from helpers import run_cli
+from helpers import pr_record, run_cli
 
 WEEK = "2026-W07"  # Monday 2026-02-09
 
 
 def _record(repo: str, number: int, title: str, *paths: str, author: str = "Ada") -> dict[str, Any]:
     when = f"2026-02-{10 + number % 4:02d}T{10 + number % 10:02d}:00:00Z"
-    email = f"{author.lower()}@example.com"
-    return {
-        "repo": repo,
-        "number": number,
-        "number_source": "title",
-        "sha": f"{number:040x}",
-        "parents": [],
-        "title": title,
-        "body": "",
-        "author_name": author,
-        "author_email": email,
-        "committer_name": author,
-        "committer_email": email,
-        "committed_at": when,
-        "authored_at": when,
-        "files": [{"path": path, "additions": 20, "deletions": 1} for path in paths],
-        "trailers": {},
-    }
+    return pr_record(repo, number, title, [(p, 20, 1) for p in paths], when=when, author=author)
 
 
 def _areas(tmp_path: Path, repo: str, records: list[dict[str, Any]], *extra: str) -> dict[str, str]:

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from helpers import run_cli
+from helpers import pr_record, run_cli
 
 REPO = "acme/widgets"
 WEEK = "2026-W07"  # Monday 2026-02-09
@@ -34,24 +34,7 @@ def _record(
     lines: int = 20,
 ) -> dict[str, Any]:
     when = f"2026-02-{day:02d}T{10 + number % 10:02d}:00:00Z"
-    email = f"{author.lower()}@example.com"
-    return {
-        "repo": REPO,
-        "number": number,
-        "number_source": "title",
-        "sha": f"{number:040x}",
-        "parents": [],
-        "title": title,
-        "body": body,
-        "author_name": author,
-        "author_email": email,
-        "committer_name": author,
-        "committer_email": email,
-        "committed_at": when,
-        "authored_at": when,
-        "files": [{"path": path, "additions": lines, "deletions": 1}],
-        "trailers": {},
-    }
+    return pr_record(REPO, number, title, [(path, lines, 1)], when=when, author=author, body=body)
 
 
 def _digest(tmp_path: Path, records: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
