@@ -257,7 +257,11 @@ def test_the_news_line_never_speaks_of_a_series_it_does_not_cite_whole(tmp_path,
     notable = next(s for s in takeaways.splitlines() if s.startswith("Most notable"))
     assert 3261 in cited(notable) and 3397 not in cited(notable)
     assert "series" not in notable
-    assert "/pull/3261)) — adds Inductor fusion passes of float8 qconv" in notable, notable
+    # each PR by its own change, as the deterministic digest's lead names it (not by its
+    # theme's name, which two PRs may share), and no "why" that only says it again
+    assert "fusion passes of float8 qconv for `X86Inductor` backend added ([PR#3261]" in notable
+    assert "/pull/3261)) — adds Inductor fusion passes" not in notable, notable
+    assert "conv2d support for `IntxUnpackedToInt8Tensor` added ([PR#3371]" in notable, notable
 
 
 def test_a_theme_name_cut_mid_word_by_its_pattern_loses_the_cut_word(tmp_path, ao_jsonl):

@@ -156,7 +156,7 @@ def read_substance(pr: PullRequest, kind: str) -> Substance:
         user_facing = True  # `add Linux aarch64 wheels`: CI files, and users can install it
     chore = is_chore(pr.title)
     enables = enabling_clause(pr.body) if user_facing else ""
-    if enables and _restates(enables, pr.title):
+    if enables and restates(enables, pr.title):
         enables = ""  # "adds support for `aten.split`" under "Add aten.split support"
     capability = (
         user_facing
@@ -216,7 +216,7 @@ _WORD = re.compile(r"[A-Za-z0-9_.]+")
 _GLUE = frozenset("a an the of for to in on and with support supports adds add enables".split())
 
 
-def _restates(clause: str, title: str) -> bool:
+def restates(clause: str, title: str) -> bool:
     """Whether the clause says little the title does not: most of its words are the title's."""
     said = {w.lower() for w in _WORD.findall(clause)} - _GLUE
     titled = {w.lower() for w in _WORD.findall(title)}

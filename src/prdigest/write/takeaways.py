@@ -81,6 +81,13 @@ def what_it_does(clean_title: str, subject: str = "") -> str:
     return f"{prefix}: {said}" if prefix else said
 
 
+def lead_phrase(pr: PRFacts) -> str:
+    """What a lead PR did, as Key Takeaways names it in either writer: "`X` support added",
+    with the subject its title's prefix carried and the body's statement where the title
+    only names a thing."""
+    return inline(what_it_does(pr.stated_action or pr.clean_title, _subject(pr)))
+
+
 def _why(number: int, pr: PRFacts, news: LeadNews, largest: int) -> str:
     """Why the PR matters, from its own text and files (its stated result aside): the
     component it creates, what its description says it enables, the public package it
@@ -133,7 +140,7 @@ def lead_sentence(context: DigestContext, ledger: Ledger) -> tuple[str, bool]:
         if row is not None:
             phrases.append(f"{inline(row.subject)} ({ledger.cite(number)})")
             continue
-        what = inline(what_it_does(pr.stated_action or pr.clean_title, _subject(pr)))
+        what = lead_phrase(pr)
         numbers = [number, *with_.get(number, ())]
         if number not in news.made and pr.claims and ledger.figure_ok(pr.claims[0], number):
             # its stated result says why, quoted beside its citation

@@ -10,10 +10,12 @@ import re
 from collections.abc import Mapping
 
 from ...analyze.context_types import DigestContext
+from ...analyze.substance import restates
 from ...render.markdown import code, inline
 from ..digest_blocks import Ledger
 from ..digest_document import Figure, Line
 from ..news import LEAD_SHOWN, LeadNews, lead_news, most_notable
+from ..takeaways import lead_phrase
 from .verify import extract_figures
 
 # Why a break or deprecation matters when neither the model nor the PR says more.
@@ -48,10 +50,10 @@ def notable_line(
         elif number in news.made:
             what = f"new {code(news.made[number].path + '/')}"
         else:
-            what = inline(pr.theme or pr.clean_title or pr.title)
+            what = lead_phrase(pr)  # its own change: two PRs of one theme are two things
         reason = why.get(number) or own_reason(context, number, news)
         phrase = f"{what} ({ledger.cite_all(numbers)})"
-        if reason:
+        if reason and not restates(reason, what):  # "X added — adds X" says it twice
             phrase += f" — {_clause(reason)}"
             figures += [Figure(f) for f in extract_figures(reason)]
         phrases.append(phrase)
