@@ -214,7 +214,12 @@ def test_key_takeaways_cite_the_lead_as_the_deterministic_digest_does(tmp_path, 
 
 @pytest.mark.parametrize(
     "cut",
-    [", as well as introduction of .", ",.", ", verifying that the models can be serialized in."],
+    [
+        ", as well as introduction of .",
+        ",.",
+        ", verifying that the models can be serialized in.",
+        ", replacing the old reference kernels with the more",
+    ],
 )
 def test_a_takeaway_cut_off_by_its_length_cap_loses_the_clause_it_did_not_finish(
     tmp_path, ao_jsonl, cut
@@ -237,6 +242,7 @@ def test_a_takeaway_cut_off_by_its_length_cap_loses_the_clause_it_did_not_finish
     takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n### ", 1)[0]
     assert "introduction of" not in markdown and ",." not in markdown
     assert "serialized in" not in markdown
+    assert "with the more" not in markdown
     assert takeaways.startswith(
         "The week saw significant progress in quantization, including deletion of old "
         "smoothquant implementation. The window totals 11 PRs"

@@ -338,6 +338,10 @@ _DANGLING = frozenset(
 )
 
 
+# A determiner and a word that wants its noun: "replaced X with the more".
+_DANGLING_PHRASE = re.compile(r"(?i)\b(?:the|a|an)\s+(?:more|most|less|least|new|other)\W*$")
+
+
 def complete_clause(sentence: str) -> str:
     """The sentence, or, when it ends mid-clause ("…, as well as introduction of ."),
     its part up to the last comma, closed with a stop; "" when no whole part is left."""
@@ -345,7 +349,8 @@ def complete_clause(sentence: str) -> str:
     if body.endswith((",", ";", ":")):  # "…, unified LLaMa model,." stopped after a comma
         return body.rstrip(",;: ") + "."
     last = re.search(r"([A-Za-z]+)\W*$", body)
-    if last is None or last.group(1).lower() not in _DANGLING:
+    unfinished = _DANGLING_PHRASE.search(body) is not None  # "… with the more"
+    if not unfinished and (last is None or last.group(1).lower() not in _DANGLING):
         return sentence
     cut = body.rfind(",")
     return body[:cut].rstrip() + "." if cut > 0 else ""
