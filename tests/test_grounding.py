@@ -215,8 +215,8 @@ def test_a_digest_never_publishes_a_sentence_whose_words_its_prs_do_not_use(
     tmp_path, executorch_jsonl
 ):
     """Through `prdigest digest --writer llm` against a fake server: the sentence passes
-    every other check (prose, no figure, no name), so the word-share gate alone drops it,
-    and the closing line counts it."""
+    every other check (prose, no figure, no name), so the word-share gate alone drops it;
+    the closing line counts it and the warning says why."""
     with FakeLLMServer(_off_topic_responder) as server:
         result = run_cli(
             "digest", REPO, "--week", WEEK, "--writer", "llm", "--jsonl", str(executorch_jsonl),
@@ -227,5 +227,6 @@ def test_a_digest_never_publishes_a_sentence_whose_words_its_prs_do_not_use(
     asked = [parse_prompt(body) for body in server.requests]
     assert any("Backends: Arm" in prompt.areas for prompt in asked)  # the theme was offered
     assert "plays it back in reverse" not in markdown
-    assert "words not in the cited PRs" in markdown.rstrip().splitlines()[-1]
+    assert "1 dropped" in markdown.rstrip().splitlines()[-1]  # counted in the digest
+    assert "1 words not in the cited PRs" in result.stderr  # and why, for the maintainer
     assert "AI Analysis" in markdown.splitlines()[0]  # the rest of the model's digest stands
