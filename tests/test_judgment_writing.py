@@ -360,3 +360,18 @@ def test_a_series_that_only_formats_code_never_opens_its_section(tmp_path: Path)
     bullets = [line for line in section.splitlines() if line.startswith("*   ")]
     assert "PR#711]" in bullets[0] and "PR#701]" not in bullets[0], section
     assert any("series" in line and "PR#701]" in line for line in bullets), section
+
+
+def test_a_pipe_in_a_title_is_shown_as_written_outside_a_table(tmp_path: Path) -> None:
+    """`Float8WeightOnlyConfig|Float8DynamicActivationFloat8WeightConfig` read as
+    "…Config`\\|`Float8…": a pipe breaks nothing outside a table; inside the Summary
+    Table's cells it is escaped, once."""
+    title = "Deprecate v1 of Float8WeightOnlyConfig|Float8DynamicActivationFloat8WeightConfig"
+    records = [_record(801, title, "widgets/float8/config.py"), *_filler(810, 5)]
+    markdown, _ = _digest(tmp_path, records)
+    line = next(line for line in markdown.splitlines() if "PR#801]" in line)
+    assert "`Float8WeightOnlyConfig`|`Float8DynamicActivationFloat8WeightConfig`" in line, line
+    assert "\\|" not in line
+    for row in (line for line in markdown.splitlines() if line.startswith("| ")):
+        cells = re.split(r"(?<!\\)\|", row.strip().strip("|"))
+        assert len(cells) == 4, row  # Category, Component, Primary Focus, Key PR

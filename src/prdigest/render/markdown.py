@@ -2,8 +2,9 @@
 cannot use to break the page's structure.
 
 PR titles are written by strangers. Inline text therefore never carries a newline, a
-leading `#`, an HTML tag, a link (`](`), table pipes or emphasis markers of its own; code
-spans the author wrote are kept when balanced, and code symbols are put in backticks.
+leading `#`, an HTML tag, a link (`](`) or emphasis markers of its own (a table cell
+escapes its pipes: `table_cell`); code spans the author wrote are kept when balanced,
+and code symbols are put in backticks.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _WS = re.compile(r"\s+")
 # What could start Markdown syntax, and only that: a reader of the plain text sees every
 # other backslash. An underscore inside a word (`op_name`) and a tilde that opens no
-# strikethrough (`~15 tok/s`, `~1.85x`) emphasise nothing, so they stay as written.
+# strikethrough (`~15 tok/s`, `~1.85x`) emphasise nothing, so they stay as written; a pipe
+# breaks nothing outside a table (one line makes no table), and a table cell escapes its
+# own (`table_cell`).
 _ESCAPE = re.compile(
-    r"([\\\[\]*|<]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|~(?=~)|(?<=~)~|(?<=\S)~(?![\w.~]))"
+    r"([\\\[\]*<]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|~(?=~)|(?<=~)~|(?<=\S)~(?![\w.~]))"
 )
 # A line that opens with these is a heading, list item, quote or setext rule.
 _BLOCK_START = re.compile(r"#{1,6}(?:\s|$)|[+\-*](?:\s|$)|>|=+$|-+$|\d+[.)]\s")
