@@ -110,6 +110,9 @@ def test_a_figure_sentence_is_grounded_in_the_pr_that_states_it(prs):
         ("Improves DTensor sharding for MoE layers.", ["DTensor", "MoE"]),
         ("Adds tests. Cadene ships them.", ["Cadene"]),  # an opening name the window never uses
         ("Vulkan gains a shader, and Voxtral runs.", ["Voxtral"]),
+        # a name joined to a plain word: the name is checked, the word is a word
+        ("Uses a Python-agnostic binding for x86-specific ops.", ["Python", "x86"]),
+        ("Supports a Triton-to-MXFPR8 kernel.", ["Triton", "MXFPR8"]),
     ],
 )
 def test_named_things(text, names):

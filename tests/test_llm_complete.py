@@ -81,6 +81,11 @@ def test_a_model_that_writes_one_theme_for_a_five_pr_section_leaves_no_pr_out(tm
     quantization = section(markdown, "Quantization")
     assert cited(quantization) >= set(QUANTIZATION), quantization
     assert "*   **Also:** " in quantization  # prdigest's own line for what the model left
+    # the weightiest told as the deterministic digest's lines tell them ("Deletes X", never
+    # "Delete X"), the rest cited and counted: selecting, not listing
+    also = quantization.split("*   **Also:** ", 1)[1]
+    assert also.startswith("Deletes old smoothquant implementation ([PR#3495]"), also
+    assert re.search(r"; and 3 more PRs \(\[PR#\d+\]\([^)]*\), \[PR#", also), also
     # every PR the analysis places is cited: an area's in its section, a lone PR's in the
     # closing "Also, one PR each in …" line, as the deterministic digest shows them
     areas = {a["name"]: a for a in context["areas"]}
@@ -139,7 +144,7 @@ def test_a_heading_with_markup_left_open_is_never_published(tmp_path, ao_jsonl):
         assert prose.count("**") % 2 == 0, line
         assert prose.count("(") == prose.count(")") and prose.count("[") == prose.count("]"), line
     assert f"**{open_name}:**" not in markdown
-    assert "*   **Use FqnToConfig module swap:** Make FqnToConfig handle" in markdown  # closed
+    assert "*   **Use FqnToConfig module swap:** Makes FqnToConfig handle" in markdown  # closed
     assert facts["claims"]["repaired"]["unbalanced markup closed"] >= 1
 
 
@@ -147,7 +152,8 @@ def takeaway_without_the_news(prompt: Prompt) -> str:
     """A fluent takeaway that never mentions the breaking change; for the breaking change
     the "why" Qwen2.5-Coder-1.5B wrote (it calls the deleted code deprecated: a word #3495
     never uses), for the deprecation one its PR supports, each in the place of its item
-    under "Most notable" (the analysis decides their order)."""
+    under "Most notable" (the analysis decides their order). The second only restates its
+    item, as the 1.5B model's "why" often does."""
     if not prompt.is_takeaway:
         return good_responder(prompt)
     notable = prompt.user.split("Most notable:\n", 1)[1].split("\n== ", 1)[0]
@@ -180,16 +186,33 @@ def test_the_news_is_in_key_takeaways_and_the_callout_whatever_the_model_wrote(
     assert "old smoothquant implementation deleted" in asked and '\\"why\\"' in asked
     notable = next(line for line in takeaways.splitlines() if line.startswith("Most notable"))
     # the analysis says why the break matters: the model's sentence is not what #3495 says
-    assert (
-        "deleted ([PR#3495](https://github.com/pytorch/ao/pull/3495)) — code that relies" in notable
-    )
+    assert "deleted ([PR#3495](https://github.com/pytorch/ao/pull/3495)) — code using it" in notable
     assert "now deprecated" not in markdown
-    if responder is takeaway_without_the_news:  # the model's grounded "why" is kept
-        # (and its takeaway, which may name the repository as any sentence may)
+    if responder is takeaway_without_the_news:  # the model's takeaway is kept (it may
+        # name the repository as any sentence may); its "why" for #3510 only restates the
+        # item ("deprecated — deprecates v1 of …"), so the analysis says why instead
         assert takeaways.startswith("Quantization work in pytorch/ao led the week. The window")
-        assert "— deprecates v1 of `Float8WeightOnlyConfig` and" in notable
-    else:  # a model that gives no "why"
-        assert "users should move off it" in notable
+        assert "— deprecates v1 of `Float8WeightOnlyConfig`" not in notable
+    assert "users should move off it" in notable
+
+
+def test_two_breaks_in_the_lead_share_one_consequence(tmp_path):
+    """With the diffs read, #3510 deletes what it deprecates: two breaking changes lead
+    2025-W51. "— code using it must change" after each was the same clause
+    twice; it is said once, for both."""
+    from conftest import SHARED_DATA
+
+    patches = SHARED_DATA / "pytorch__ao" / "prs-2025Q4-2026Q1-patches.jsonl.gz"
+    if not patches.exists():
+        pytest.skip(f"real data not available: {patches} is absent (set PRDIGEST_SHARED_DATA)")
+    with FakeLLMServer(good_responder) as server:
+        markdown = digest(tmp_path, patches, server).stdout
+    notable = next(line for line in markdown.splitlines() if line.startswith("Most notable"))
+    assert notable.count("must change") == 1, notable
+    both = re.search(
+        r"\(\[PR#3495\][^;]* and [^;]*\(\[PR#3510\][^;]*\)\) — code using them must change", notable
+    )
+    assert both, notable
 
 
 def test_key_takeaways_cite_the_lead_as_the_deterministic_digest_does(tmp_path, ao_jsonl):

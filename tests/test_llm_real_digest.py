@@ -74,6 +74,9 @@ _NAMED = re.compile(
 )
 
 
+_REST = re.compile(r"; and \d+ more PRs? \([^()]*(?:\([^()]*\)[^()]*)*\)\.$")
+
+
 def model_bullets(markdown: str) -> list[tuple[str, str, list[int]]]:
     """(area, text, cited PRs) of every bullet the model wrote: sections without the note
     that prdigest's analysis wrote them, and family and Other Areas lines not marked so."""
@@ -97,7 +100,8 @@ def model_bullets(markdown: str) -> list[tuple[str, str, list[int]]]:
             above = lines[index - 1] if index else ""
             if line.startswith("    ") and "themes from prdigest's analysis" in above:
                 continue
-            text = _CITED.sub("", f"{match.group(1)}. {match.group(2)}")
+            said = _REST.sub(".", match.group(2))  # "; and 2 more PRs (…)": prdigest's count
+            text = _CITED.sub("", f"{match.group(1)}. {said}")
             found.append((area, text, [int(n) for n in _CITED.findall(line)]))
     return found
 

@@ -12,6 +12,7 @@ from fakes.llm_server import FakeLLMServer, Prompt, good_responder, parse_prompt
 from llm_helpers import assert_truthful, write
 from prdigest.write.llm.repair import MAX_REASKS
 from prdigest.write.llm.schemas import RETRY_SENTENCE_PATTERN
+from prdigest.write.llm.verify import in_third_person
 
 PADDING = "ensuring seamless synergy, holistic alignment and frictionless velocity for stakeholders"
 RETRY = "was not published"
@@ -85,8 +86,8 @@ def test_an_area_whose_themes_were_all_dropped_is_asked_again_and_written(store,
     by_heading = {s.split("\n", 1)[0]: s for s in sections}
     for name in (n for r in retries for n in area_named(r) if n in by_heading):
         assert "_Themes from prdigest's analysis" not in by_heading[name], name
-    # an area not asked again says why its themes are prdigest's
-    assert "the model's themes for it were dropped (1 words not in the cited PRs)" in markdown
+    # an area not asked again says its themes are prdigest's (why: in the warnings)
+    assert "_Themes from prdigest's analysis: the model's did not pass verification._" in markdown
     assert_truthful(markdown, store, context)
     assert server.count == sent and again == markdown  # the re-asks are cached too
 
@@ -116,7 +117,9 @@ def test_a_padding_clause_is_taken_out_and_the_grounded_rest_published(store, co
     assert "synergy" not in markdown and "_Themes from prdigest's analysis" not in markdown
     arm = next(p for p in map(parse_prompt, server.requests) if "Backends: Arm" in p.areas)
     title = title_of(arm.areas["Backends: Arm"][0][1]).rstrip(".")
-    assert f"{title} ([PR#" in markdown  # the title, as the model wrote it, and its citations
+    # the title as the model wrote it, opening with its verb in the third person as every
+    # line of the digest does, and its citations
+    assert f"{in_third_person(title)} ([PR#" in markdown
     assert "padding clause taken out" in notes[1]
     assert_truthful(markdown, store, context)
 

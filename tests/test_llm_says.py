@@ -27,6 +27,7 @@ from fakes.llm_server import (
 from llm_helpers import REPO, WEEK, Recorder, assert_truthful, themes_for, write
 from prdigest.cli import main
 from prdigest.errors import LLMError
+from prdigest.write.llm.verify import in_third_person
 
 NONSENSE = (
     "AOC (Cadene) is a high performance computing platform that provides an efficient and "
@@ -238,7 +239,7 @@ def test_each_area_request_shows_an_example_of_its_own_and_copying_it_is_no_faul
     areas = [p for p in map(parse_prompt, server.requests) if not p.is_takeaway]
     for prompt in areas:
         sentence = re.search(r'as "(.+?)" says what its PR below', prompt.user)
-        assert sentence and f"{sentence.group(1)[:-1]} ([PR#" in markdown
+        assert sentence and f"{in_third_person(sentence.group(1)[:-1])} ([PR#" in markdown
         assert prompt.user.index(sentence.group(0)) < prompt.user.index("PR_DATA_BEGIN")
     assert_truthful(markdown, store, context)
 
@@ -286,5 +287,21 @@ def test_a_verb_of_change_opening_a_sentence_is_a_word_not_a_name(store, context
     with FakeLLMServer(opens_with_a_verb_of_its_own) as server:
         markdown, writer, _, _ = write(store, context, server)
     assert writer == "llm"
-    assert "Harden Vulkan texture tensor UBO budget overflow ([PR#" in markdown
+    assert "Hardens Vulkan texture tensor UBO budget overflow ([PR#" in markdown
     assert_truthful(markdown, store, context)
+
+
+def title_cases_its_names(prompt: Prompt) -> str:
+    """A model that capitalises every word of a theme's name, as qwen-1.5b wrote "Fsdp2
+    Float8 …" for FSDP2 and "Moe Training" for MoE."""
+    answer = json.loads(good_responder(prompt))
+    for theme in answer.get("themes", []):
+        theme["name"] = " ".join(w[:1].upper() + w[1:].lower() for w in theme["name"].split())
+    return json.dumps(answer)
+
+
+def test_theme_names_are_spelled_as_the_repository_writes_them(store, context):
+    with FakeLLMServer(title_cases_its_names) as server:
+        markdown, writer, _, _ = write(store, context, server)
+    assert writer == "llm"
+    assert "**FP16 Support" in markdown and "Fp16" not in markdown

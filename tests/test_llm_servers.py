@@ -282,7 +282,7 @@ def test_the_whole_themes_of_a_cut_off_answer_are_kept(store, context):
     with FakeLLMServer() as server:
         server.rules.append(cut_arm)
         markdown, _, _, _ = write(store, context, server, llm_concurrency=1)
-    assert "**Arm passes:** Format Arm passes (group 3)" in markdown
+    assert "**Arm passes:** Formats Arm passes (group 3)" in markdown
     assert sum("Backends: Arm" in parse_prompt(b).areas for b in server.requests) == 1
 
 

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from prdigest.write.digest_verifier import figure_in_text
+from prdigest.write.llm.grounding import without_pr_subject
 from prdigest.write.llm.verify import (
     Theme,
     Verifier,
     extract_figures,
     extract_pr_refs,
+    in_third_person,
     strip_pr_refs,
 )
 
@@ -121,3 +123,75 @@ def test_theme_checks_citations_areas_figures_and_markup(week):
     assert tally.summary().startswith(
         f"{tally.citations + tally.figures + tally.names} claims checked"
     )
+
+
+def test_a_name_misspelt_by_one_letter_is_written_as_its_pr_writes_it():
+    """qwen-1.5b wrote "MXFPR8" for `mxfp8` in every answer about ao's MX kernels."""
+    texts = {
+        3471: "Use python version agnostic binding for mxfp8 cuda kernels",
+        3498: "Support RCEIL in triton_to_mxfp8_dim0 kernel with inline PTX",
+        3500: "Add int8 and int4 paths for emulated_mxfp8_scaled_grouped_mm_2d_2d",
+    }
+    verifier = Verifier(texts, dict.fromkeys(texts, "MX"))
+    fixed = verifier.check_theme(
+        Theme("MX", "Bindings", "Uses a Python-agnostic binding for MXFPR8 CUDA kernels.", [3471])
+    )
+    assert fixed is not None
+    assert fixed.summary == "Uses a Python-agnostic binding for mxfp8 CUDA kernels."
+    assert verifier.tally.repaired == {"name respelled as its PRs write it": 1}
+    # a different number, a dropped separator or an ordinary word is never respelled
+    for wrong in ("Adds int5 paths.", "Adds the 2D-2D API.", "Adds the MXFP8 dim1 kernel."):
+        assert verifier.check_theme(Theme("MX", "Paths", wrong, [3500])) is None, wrong
+
+
+def test_a_sentence_opened_by_the_pr_opens_with_its_verb():
+    """qwen-1.5b wrote "The PR uses …" under a theme heading: the bullet's subject is
+    its theme, so the verb opens it, as in every other bullet."""
+    texts = {3471: "Use python version agnostic binding for mxfp8 cuda kernels"}
+    verifier = Verifier(texts, {3471: "MX"})
+    theme = Theme(
+        "MX", "Bindings", "The PR uses a python agnostic binding for mxfp8 kernels.", [3471]
+    )
+    kept = verifier.check_theme(theme)
+    assert kept is not None and kept.summary == "Uses a python agnostic binding for mxfp8 kernels."
+    # only a verb of change follows: "The patch is small" keeps its subject
+    assert without_pr_subject("The patch is small.") == "The patch is small."
+    assert without_pr_subject("This PR has tests.") == "This PR has tests."
+
+
+def test_a_pr_the_theme_does_not_tell_of_loses_its_citation():
+    """qwen-1.5b's ao 2026-W08 theme told of while_loop support and Linear+BN folding,
+    and cited #3848 too (`AffineFakeQuantize`, a week's lead): its words were grounded in
+    the four PRs together, so #3848 was hidden under a theme that is not its."""
+    texts = {
+        3907: 'Assing meta["val"] to new bias nodes in fold_bn_weights_into_conv_node.',
+        3848: "Add AffineFakeQuantize for groupwise quantization support",
+        3916: "Add support for `torch._higher_order_ops.while_loop` in pt2e quantization",
+        3917: "Add Linear+BN folding to _fuse_conv_bn_()",
+    }
+    verifier = Verifier(texts, dict.fromkeys(texts, "PT2E Quantization"))
+    summary = (
+        "Add support for `torch._higher_order_ops.while_loop` in pt2e quantization and "
+        "Linear+BN folding to `_fuse_conv_bn_`."
+    )
+    theme = verifier.check_theme(Theme("PT2E Quantization", "PT2E Quantization", summary, [*texts]))
+    assert theme is not None and theme.prs == [3907, 3916, 3917]
+    assert verifier.tally.repaired["citation of a PR the theme does not tell"] == 1
+    # a theme telling of each PR it cites keeps them all
+    loose = Theme("PT2E Quantization", "Groupwise folding", "Adds groupwise folding.", [3848, 3917])
+    kept = verifier.check_theme(loose)
+    assert kept is not None and kept.prs == [3848, 3917]
+
+
+@pytest.mark.parametrize(
+    ("said", "published"),
+    [
+        ("Add cc bot to workflows.", "Adds cc bot to workflows."),  # the 1.5B's imperative
+        ("PRs enable configurable tile packing.", "Enables configurable tile packing."),
+        ("Removed option to enable rope fusion.", "Removes option to enable rope fusion."),
+        ("Default `pad`=False.", "Default `pad`=False."),  # no verb opens it: as written
+        ("`torch.compile` works now.", "`torch.compile` works now."),
+    ],
+)
+def test_a_models_sentence_opens_with_its_verb_in_the_third_person(said, published):
+    assert in_third_person(said) == published

@@ -119,6 +119,11 @@ _OPENING = {"add", "adds", "fix", "enable", "use", "support", "introduce", "make
 _JOINING = {"for", "to", "of", "in", "on", "the", "a", "and", "with", "via", "is", "are"}
 
 
+def _untagged(title: str) -> str:
+    """A title as a clause of a model's sentence: no `[Tag]`s, quotes or closing stop."""
+    return re.sub(r"\[[^\]]*\]\s*|\"", "", title).strip().rstrip(".")
+
+
 def name_of(title: str) -> str:
     """A theme name from a title, as a careful model writes one: its leading verbs
     aside, three words, no joining word last."""
@@ -142,13 +147,21 @@ def good_responder(prompt: Prompt) -> str:
     for area, items in prompt.areas.items():
         first = len(themes)
         for start in range(0, min(len(items), 6), 3):
-            group = items[start : start + 3]
+            # one clause per PR, within the twenty words asked: a theme tells of every
+            # PR it cites
+            group, clauses = [], []
+            for number, line in items[start : start + 3]:
+                clause = _untagged(title_of(line))
+                if clauses and len(" ".join([*clauses, clause]).split()) > 20:
+                    break
+                group.append(number)
+                clauses.append(clause)
             themes.append(
                 {
                     "area": area,
-                    "name": name_of(title_of(group[0][1])),
-                    "summary": f"{title_of(group[0][1]).rstrip('.')}.",
-                    "prs": [n for n, _ in group],
+                    "name": name_of(title_of(items[start][1])),
+                    "summary": "; ".join(clauses) + ".",
+                    "prs": group,
                 }
             )
         for number, line in items:  # lead with a stated figure, as a good model would

@@ -218,9 +218,19 @@ _GLUE = frozenset("a an the of for to in on and with support supports adds add e
 
 def restates(clause: str, title: str) -> bool:
     """Whether the clause says little the title does not: most of its words are the title's."""
-    said = {w.lower() for w in _WORD.findall(clause)} - _GLUE
-    titled = {w.lower() for w in _WORD.findall(title)}
+    said = {_bare(w) for w in _WORD.findall(clause)} - _BARE_GLUE
+    titled = {_bare(w) for w in _WORD.findall(title)}
     return not said or len(said - titled) <= max(1, len(said) // 3)
+
+
+def _bare(word: str) -> str:
+    """A word as `restates` compares it: lower case, without a closing stop or the ending
+    of a tense ("Deprecates X." restates "X deprecated")."""
+    word = word.lower().rstrip(".")
+    return re.sub(r"(?<=\w{3})(?:es|ed|e|s|d)$", "", word)
+
+
+_BARE_GLUE = frozenset(map(_bare, _GLUE))
 
 
 def enabling_clause(body: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ...analyze.context_types import Area, DigestContext, PRFacts, Section
-from ...analyze.english import plural
+from ...analyze.english import as_clause, plural, sentence_case
 from ...analyze.families import member_name
 from ...render.markdown import inline, plain
 from ..digest_blocks import Ledger
@@ -28,6 +28,10 @@ from .tally import Tally
 from .verify import Theme, extract_figures
 
 MAX_BULLETS = 4
+# Lines a section tells in words, the model's and the "Also" line's; the rest of its PRs
+# are cited and counted, as the deterministic digest counts them ("Also: 4 more PRs"):
+# selecting, not listing. A family member or a small area is told in one line.
+SECTION_TOLD = 3
 MAX_CITATIONS = 6  # a theme cites its PRs (the schema lets it cite six)
 TOP_AREAS_IN_TAKEAWAY = 4
 
@@ -152,7 +156,7 @@ def _area_section(
     if name not in authorship.model_areas:
         intro += (f"_Themes from prdigest's analysis: {_why(authorship, name)}._",)
     lines = made + [_bullet(theme, texts, ledger) for theme in themes.get(name, [])[:MAX_BULLETS]]
-    also = also_line(area, cited_in(lines), ledger, prs, texts)
+    also = also_line(area, cited_in(lines), ledger, prs, texts, room=SECTION_TOLD - len(lines))
     return intro, lines + ([also] if also else [])
 
 
@@ -168,14 +172,13 @@ def _member_line(
     """A family member's line: `NXP (3 PRs): **Theme:** what it says (PR#1).`"""
     name = area.name
     own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
-    text = f"{plain(member_name(name, family))} ({_count_phrase(area.count, area.delta)}{own})"
+    text = f"{plain(member_name(name, family))} ({plural(area.count, 'PR')}{own})"
     first = themes.get(name, [])[:1]
-    line = Line(text)
-    if first:
-        said = _bullet(first[0], texts, ledger)
-        line = replace(said, text=f"{text}: {said.text}")
-    also = also_line(area, cited_in([line]), ledger, prs, texts)
-    return replace(line, sub=(also,)) if also else line
+    if first:  # the rest cited and counted on its line, as the deterministic digest does
+        said = with_rest(_bullet(first[0], texts, ledger), area, ledger, prs)
+        return replace(said, text=f"{text}: {said.text}")
+    also = also_line(area, set(), ledger, prs, texts, room=1)
+    return Line(text, sub=(also,)) if also else Line(text)
 
 
 def _other_line(
@@ -189,12 +192,25 @@ def _other_line(
     """A small area's line in Other Areas: its first theme, and what that leaves out."""
     name = area.name
     own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
-    sub = [_bullet(theme, texts, ledger) for theme in themes.get(name, [])[:1]]
-    also = also_line(area, cited_in(sub), ledger, prs, texts)
-    return Line(
-        f"{name} ({_count_phrase(area.count, area.delta)}{own})",
-        sub=(*sub, *([also] if also else [])),
+    sub = [
+        with_rest(_bullet(t, texts, ledger), area, ledger, prs) for t in themes.get(name, [])[:1]
+    ]
+    if not sub:
+        sub = [also] if (also := also_line(area, set(), ledger, prs, texts, room=1)) else []
+    return Line(f"{name} ({plural(area.count, 'PR')}{own})", sub=tuple(sub))
+
+
+def with_rest(line: Line, area: Area, ledger: Ledger, prs: Mapping[int, PRFacts]) -> Line:
+    """A small area's one line, then the area's PRs it leaves out, cited and counted:
+    "… (PR#1); and 1 more PR (PR#2)." Every PR is cited; one line tells the area."""
+    left = [n for n in area.prs if n in prs and n not in line.cites]
+    if not left:
+        return line
+    more = (
+        f"{line.text.rstrip('.')}; and {plural(len(left), 'more PR')} ({ledger.cite_each(left)})."
     )
+    rest = ledger.line(more)
+    return replace(line, text=more, cites=(*line.cites, *rest.cites))
 
 
 def cited_in(lines: Iterable[Line]) -> set[int]:
@@ -207,15 +223,17 @@ def also_line(
     ledger: Ledger,
     prs: Mapping[int, PRFacts],
     texts: Mapping[int, str],
+    room: int = 2,
 ) -> Line | None:
     """`**Also:** …` for the area's PRs no line above cites, in prdigest's own words: an
     analysis theme's sentence when the PRs it is made from are among them, else each PR's
-    title; every PR cited, and every figure stated by a PR cited beside it. None when
-    nothing is left out."""
+    title, while the section has `room` for more in words; the rest cited and counted.
+    Every PR cited, and every figure stated by a PR cited beside it. None when nothing
+    is left out."""
     left = [n for n in area.prs if n in prs and n not in cited]
     if not left:
         return None
-    phrases = []
+    phrases: list[str] = []
     quoted: list[Figure] = []
     for theme in area.themes:
         members = theme.members or theme.prs
@@ -225,7 +243,7 @@ def also_line(
         figures = extract_figures(sentence)
         stated = all(any(figure_in_text(f, texts.get(n, "")) for n in mine) for f in figures)
         label = theme.name or theme.topic
-        if mine and sentence and set(quotes) <= set(mine) and stated:
+        if mine and sentence and set(quotes) <= set(mine) and stated and len(phrases) < room:
             phrases.append(f"{inline(sentence.rstrip('.'))} ({ledger.cite_each(mine)})")
             quoted += [Figure(f) for f in figures]
         elif len(mine) > 1 and label:  # the rest of a theme told above, or of a series
@@ -235,11 +253,20 @@ def also_line(
         else:
             continue
         left = [n for n in left if n not in mine]
-    for number in left:
+    # the weightiest told in their own words, the rest cited: selecting, not listing
+    left.sort(key=lambda n: -prs[n].score)
+    told = max(room - len(phrases), 0)
+    for number in left[:told]:
         info = prs[number]
         title = info.clean_title or info.title or f"PR {number}"
-        title = balance_markup(title.rstrip("."))  # a title cut at its limit may leave "(" open
-        phrases.append(f"{inline(title)} ({ledger.cite(number)})")
+        # what it does, as the deterministic digest's lines say it ("Makes X", not "Make X")
+        said = sentence_case(info.stated_action or as_clause(title))
+        said = balance_markup(said.rstrip("."))  # a title cut at its limit may leave "(" open
+        phrases.append(f"{inline(said)} ({ledger.cite(number)})")
+    rest = left[told:]
+    if rest:
+        more = plural(len(rest), "more PR" if phrases else "PR")
+        phrases.append(f"{'and ' if phrases else ''}{more} ({ledger.cite_each(rest)})")
     return ledger.line(f"**Also:** {'; '.join(phrases)}.", figures=quoted)
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 _CODE_SPAN = re.compile(r"`([^`]+)`")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/+-]*[A-Za-z0-9+]|[A-Za-z0-9]")
 _WORD = re.compile(r"[a-z]+")
+_PLAIN_WORD = re.compile(r"[a-z]{2,}")  # a lower-case word, never a name
 _SQUASH = re.compile(r"[\s_\-./:`'\"()]+")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+)$")
 _AFTER_NUMBER = re.compile(r"\d\s*$")
@@ -129,7 +130,18 @@ def named_things(
         if title and token.isalpha() and token[1:].islower():
             continue  # Title Case is not a name
         at_start = bool(_SENTENCE_START.search(before))
-        if _is_name(token, at_start, vocabulary):
+        parts = token.split("-")
+        if len(parts) > 1 and any(_PLAIN_WORD.fullmatch(p) for p in parts[1:]):
+            # "Python-agnostic", "x86-specific": a name joined to a plain word; the name
+            # is checked as a name, the word with the sentence's words (`content_words`)
+            names += [
+                p
+                for i, p in enumerate(parts)
+                if p
+                and not _PLAIN_WORD.fullmatch(p)
+                and _is_name(p, at_start and i == 0, vocabulary)
+            ]
+        elif _is_name(token, at_start, vocabulary):
             names.append(token)
     return list(dict.fromkeys(names))
 
@@ -428,8 +440,55 @@ _CONNECTIVE = re.compile(
 )
 
 
+# "The PR uses X", "This change adds X": a bullet's subject is its theme, the verb opens it
+_PR_SUBJECT = re.compile(
+    r"^(?:this|the)\s+(?:pr|pull request|change|patch|commit)\s+"
+    r"(?!(?:is|was|has|does|seems|means)\b)(?=[a-z]+s\b)",
+    re.IGNORECASE,
+)
+
+
+def without_pr_subject(sentence: str) -> str:
+    """ "The PR uses a Python-agnostic binding" → "Uses a Python-agnostic binding"."""
+    rest = _PR_SUBJECT.sub("", sentence, count=1)
+    return rest[:1].upper() + rest[1:] if rest != sentence else sentence
+
+
 def without_connective(sentence: str) -> str:
     """The sentence without an opening "Additionally," that leans on a sentence before it
     (one verification dropped: "Additionally, outdated content … is removed")."""
     rest = _CONNECTIVE.sub("", sentence, count=1)
     return rest[:1].upper() + rest[1:] if rest != sentence else sentence
+
+
+MIN_RESPELL = 4  # shorter names differ by a letter on purpose: "FP8" is not "FP4"
+_CODE_SHAPED = re.compile(r"\d|_|[A-Z].*[A-Z]")  # mxfp8, fp8_linear, MXFPR8, DTensor
+
+
+def spelled_as_written(name: str, texts: Iterable[str]) -> str:
+    """How the texts write `name` when the model misspelt it by one letter ("MXFPR8" for
+    `mxfp8`): the one token of theirs a letter added, dropped or changed away, with the
+    same digits (int4 is never respelled int8); "" when none or several are."""
+    wanted = name.lower()
+    if len(wanted) < MIN_RESPELL or not _CODE_SHAPED.search(name):
+        return ""  # "Updated" is a word, not a misspelt `update`
+    digits = re.sub(r"\D", "", wanted)
+    found = {
+        token.lower(): token
+        for text in texts
+        for token in _TOKEN.findall(text)
+        if re.sub(r"\D", "", token) == digits and _one_edit(wanted, token.lower())
+    }
+    return found.popitem()[1] if len(found) == 1 else ""
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether `b` is `a` with one letter added, dropped or changed (not `a` itself)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    start = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    skip = 1 if len(a) == len(b) else 0  # changed: skip it in both; added: only in b
+    letters = b[start] + (a[start] if skip else "")
+    return letters.isalpha() and a[start + skip :] == b[start + 1 :]  # "2D-2D" is `2d_2d`

@@ -18,26 +18,32 @@ from ..news import LEAD_SHOWN, LeadNews, lead_news, most_notable
 from ..takeaways import lead_phrase
 from .verify import extract_figures
 
-# Why a break or deprecation matters when neither the model nor the PR says more.
+# Why a break or deprecation matters when neither the model nor the PR says more; said
+# once for the lead's items it covers ("A (PR#1) and B (PR#2) — code using them must
+# change"), never once per item.
 CONSEQUENCES = {
-    "breaking": "code that relies on it must change",
-    "deprecation": "it still works, but users should move off it before it goes",
+    "breaking": ("code using it must change", "code using them must change"),
+    "deprecation": ("it still works; users should move off it", "users should move off them"),
 }
 
 
 def notable_line(
     context: DigestContext, ledger: Ledger, why: Mapping[int, str], texts: Mapping[int, str]
 ) -> Line | None:
-    """ "Most notable this week: old smoothquant implementation deleted (PR#1) — code that
-    relies on it must change; …", or None when the analysis found no news. The figures of
+    """ "Most notable this week: X added (PR#1) — it changes what `x` exports; old
+    smoothquant implementation deleted (PR#2) and v1 of `Y` removed (PR#3) — code using
+    them must change", or None when the analysis found no news. The figures of
     why each PR matters are stated by the PRs the line cites."""
     news = lead_news(context)
     with_ = context.news.lead_with  # a series told with its lead
     phrases: list[str] = []
+    shared: dict[str, list[str]] = {}  # a kind → the items its generic consequence covers
+    order: list[int | str] = []  # a phrase's index, or a kind whose items go there
     figures: list[Figure] = []
     told = 0
     for number in news.lead:
-        if len(phrases) >= LEAD_SHOWN or not ledger.has(number) or number not in texts:
+        shown = len(phrases) + sum(map(len, shared.values()))
+        if shown >= LEAD_SHOWN or not ledger.has(number) or number not in texts:
             continue
         pr = ledger.prs[number]
         row = news.told(number)
@@ -51,13 +57,26 @@ def notable_line(
             what = f"new {code(news.made[number].path + '/')}"
         else:
             what = lead_phrase(pr)  # its own change: two PRs of one theme are two things
-        reason = why.get(number) or own_reason(context, number, news)
+        said = why.get(number, "")
+        if restates(said, what):  # "X deprecated — deprecates X": the model said nothing more
+            said = ""
+        reason = said or own_reason(context, number, news)
         phrase = f"{what} ({ledger.cite_all(numbers)})"
+        if row is not None and not said and not row.hint and row.kind in CONSEQUENCES:
+            if row.kind not in shared:
+                order.append(row.kind)  # the kind's items are told together, here
+            shared.setdefault(row.kind, []).append(phrase)
+            continue
         if reason and not restates(reason, what):  # "X added — adds X" says it twice
             phrase += f" — {_clause(reason)}"
             figures += [Figure(f) for f in extract_figures(reason)]
+        order.append(len(phrases))
         phrases.append(phrase)
-    line = most_notable(phrases, told, len(news.announced))
+    told_lines = [
+        phrases[at] if isinstance(at, int) else _together(shared[at], *CONSEQUENCES[at])
+        for at in order
+    ]
+    line = most_notable(told_lines, told, len(news.announced))
     return ledger.line(line, figures=figures) if line else None
 
 
@@ -67,7 +86,7 @@ def own_reason(context: DigestContext, number: int, news: LeadNews) -> str:
     or the sentence of the theme made from it."""
     row = news.told(number)
     if row is not None:
-        said = CONSEQUENCES.get(row.kind, "")
+        said = CONSEQUENCES[row.kind][0] if row.kind in CONSEQUENCES else ""
         if row.hint:
             said += f"; in the PR's words: “{row.hint}”"
         return said
@@ -88,6 +107,13 @@ def own_reason(context: DigestContext, number: int, news: LeadNews) -> str:
                 # the line cites the lead, not its series: "A two-part series adds X" → "adds X"
                 return _SERIES_OPENING.sub("", theme.sentence)
     return ""
+
+
+def _together(items: list[str], one: str, several: str) -> str:
+    """ "A (PR#1) and B (PR#2) — code using them must change"."""
+    if len(items) == 1:
+        return f"{items[0]} — {one}"
+    return f"{', '.join(items[:-1])} and {items[-1]} — {several}"
 
 
 _SERIES_OPENING = re.compile(r"^An? [\w-]+-part series (?=[a-z])")

@@ -43,8 +43,7 @@ class Rejected:
         """Why the section has prdigest's own themes, for the digest and the facts."""
         if not self.themes:
             return "the model's answer gave it no theme"
-        reasons = ", ".join(f"{n} {r}" for r, n in self.reasons.most_common())
-        return f"the model's themes for it were dropped ({reasons or 'nothing left'})"
+        return "the model's did not pass verification"  # why: in the warnings and JSON
 
     @property
     def reason(self) -> str:

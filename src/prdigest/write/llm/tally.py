@@ -25,6 +25,7 @@ UNBALANCED = "unbalanced markup"
 CUT_OFF = "cut off mid-clause"  # nothing whole before where the answer stopped
 # Why a claim was repaired
 OTHER_AREA = "citation of another area"
+UNTOLD = "citation of a PR the theme does not tell"  # told in the section's "Also" line
 FIGURE_CITED = "citation added for a figure"
 NAME_CITED = "citation added for a name"
 THEME_NAME = "theme name taken from its sentence"
@@ -32,6 +33,7 @@ BALANCED = "unbalanced markup closed"
 TRIMMED = "clause cut off taken out"
 PADDING = "padding clause taken out"  # the rest of the sentence passed on its own
 LONG = "clauses past the words asked taken out"
+RESPELLED = "name respelled as its PRs write it"  # one letter off: "MXFPR8" for mxfp8
 
 
 class ClaimFacts(TypedDict):

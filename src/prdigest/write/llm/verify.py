@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ...analyze.english import as_clause, sentence_case
 from ...analyze.name_choice import is_generic, tidy_name
 from ..digest_verifier import LINK, figure_in_text
 from . import tally
@@ -35,9 +36,11 @@ from .grounding import (
     named_things,
     says_what_changed,
     shorter_readings,
+    spelled_as_written,
     whole_words,
     within_words,
     without_connective,
+    without_pr_subject,
     word_support,
 )
 from .schemas import NAME_MAX
@@ -66,8 +69,9 @@ MIN_CLAUSE_SUPPORT = 0.8
 # What a padding clause fails for: a shorter reading without it may pass (never a
 # vacuous sentence, markup or a copy of the prompt: those are what they are whole).
 _PADDING_REASONS = frozenset({tally.WORDS, tally.NAME, tally.FIGURE})
-MIN_FREE_TEXT_SUPPORT = 0.5
-FREE_TEXT_WORDS = 30  # a takeaway sentence: what its prompt asks for  # of a takeaway's, in the themes it draws from (it sums them up)
+MIN_FREE_TEXT_SUPPORT = 0.5  # of a takeaway's, in the themes it draws from (it sums them up)
+FREE_TEXT_WORDS = 30  # a takeaway sentence: what its prompt asks for
+THEME_WORDS = 25  # a theme's sentence: asked for twenty words, a few more pass
 
 
 def extract_figures(text: str) -> list[str]:
@@ -173,14 +177,20 @@ class Verifier:
         if whole_words(name, NAME_MAX) != name:
             self.tally.repair(tally.TRIMMED, f"theme name {label!r} stopped mid-word")
             name = whole_words(name, NAME_MAX)
+        name = self._respelled(name, on_area, f"theme name {label!r}")
         sentences = [
-            self._balanced(s, f"theme {label!r}") for s in _SENTENCE_END.split(summary) if s.strip()
+            self._respelled(self._balanced(s, f"theme {label!r}"), on_area, f"theme {label!r}")
+            for s in _SENTENCE_END.split(summary)
+            if s.strip()
         ]
         sentences = [c for s in sentences if (c := self._complete(s, f"theme {label!r}"))]
+        sentences = [self._within(s, THEME_WORDS, f"theme {label!r}") for s in sentences]
+        on_area = self._told(f"{name}. {' '.join(sentences)}", on_area, area, label)
         published = [p for s in sentences if (p := self._grounded(s, on_area, area, label))]
         if not published:
             return None
         published[0] = without_connective(published[0])  # its sentence before may be gone
+        published = [in_third_person(without_pr_subject(p)) for p in published]
         checked = self._checked_name(name, " ".join(published), on_area, area, label)
         if not checked:
             return None
@@ -189,6 +199,31 @@ class Verifier:
             return None
         return Theme(area, checked, " ".join(published), on_area)
 
+    def _told(self, text: str, cited: list[int], area: str, label: str) -> list[int]:
+        """The cited PRs the theme tells of: those whose title shares a word with it, or
+        whose text writes a name it uses (beyond the area's own words). A sentence about
+        PR A citing B too is grounded in A and B together, and B is hidden under a theme
+        that is not its: B's citation goes (a repair; B is told in the section's "Also"
+        line). When the theme tells of none in particular, its citations stand."""
+        around = Evidence.of([self.repo, area])
+        names = [n for n in named_things(text, self.vocabulary) if not around.names(n)]
+        words = [w for w in content_words(text, shortest=3) if not around.has_word(w)]
+
+        def tells(number: int) -> bool:
+            titles = Evidence.of(self.texts.get(number, "").splitlines()[:2])
+            evidence = Evidence.of([self._text(number)])
+            return any(evidence.names(n) for n in names) or any(map(titles.has_word, words))
+
+        told = [n for n in cited if tells(n)]
+        if not told or len(told) == len(cited):
+            return cited
+        for number in cited:
+            if number not in told:
+                self.tally.repair(
+                    tally.UNTOLD, f"theme {label!r}: PR #{number} is not what it tells"
+                )
+        return told
+
     def unsupported(self, text: str, cited: list[int], area: str) -> list[str]:
         """The names and content words of `text` none of the cited PRs use: why a
         sentence was dropped, as a re-ask tells the model."""
@@ -196,6 +231,28 @@ class Verifier:
         names = [n for n in named_things(text, self.vocabulary) if not evidence.names(n)]
         words = [w for w in content_words(text) if not evidence.has_word(w)]
         return list(dict.fromkeys([*names, *words]))
+
+    def _respelled(self, text: str, cited: list[int], label: str) -> str:
+        """The text with each name misspelt by one letter written as its PRs write it
+        ("MXFPR8" → "mxfp8"): a repair; any other name is checked as it stands."""
+        texts = [self._text(n) for n in cited]
+        evidence = Evidence.of(texts)
+        for name in named_things(text, self.vocabulary):
+            if evidence.names(name):
+                continue
+            written = spelled_as_written(name, texts)
+            if written:
+                text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", written, text)
+                self.tally.repair(tally.RESPELLED, f"{label}: {name!r} written {written!r}")
+        return text
+
+    def _within(self, sentence: str, limit: int, label: str) -> str:
+        """The sentence's leading clauses that fit in `limit` words (a repair): the 1.5B
+        joins six titles into one run-on sentence, asked for twenty words."""
+        cut = within_words(sentence, limit)
+        if cut != sentence:
+            self.tally.repair(tally.LONG, f"{label}: {sentence[:40]!r} cut to its first clauses")
+        return cut
 
     def _complete(self, sentence: str, label: str) -> str:
         """The sentence without a last clause the length cap cut off, "" (dropped) when
@@ -227,9 +284,7 @@ class Verifier:
             sentence = self._complete(said, what)
             if not sentence:
                 continue
-            if within_words(sentence, FREE_TEXT_WORDS) != sentence:
-                self.tally.repair(tally.LONG, f"{what}: {sentence[:40]!r} cut to its first clauses")
-                sentence = within_words(sentence, FREE_TEXT_WORDS)
+            sentence = self._within(sentence, FREE_TEXT_WORDS, what)
             refs = extract_pr_refs(sentence)
             self.tally.citations += len(refs)
             if refs:
@@ -266,6 +321,7 @@ class Verifier:
         if not sentence or number not in self.texts:
             return ""
         cited = [number]
+        sentence = self._respelled(sentence, cited, what)
         area = self.areas.get(number, "")
         if not self._prose(sentence, what):
             return ""
@@ -451,6 +507,22 @@ class Verifier:
             return claimed
         known = [a for a in owners if a]
         return max(known, key=known.count) if known else claimed
+
+
+# "PRs enable X", "These changes add X": the bullet's subject is its theme
+_PLURAL_SUBJECT = re.compile(
+    r"^(?:(?:these|both|the)\s+)?(?:prs|pull requests|changes|patches|commits)\s+", re.IGNORECASE
+)
+
+
+def in_third_person(sentence: str) -> str:
+    """A sentence opening with a verb in the third person, as every line of the digest
+    does: "Add X" and "PRs add X" → "Adds X"; any other sentence as it is."""
+    rest = _PLURAL_SUBJECT.sub("", sentence, count=1)
+    clause = as_clause(rest)
+    if clause == rest:  # no verb opens it ("Default `x`=False")
+        return sentence
+    return sentence_case(clause)
 
 
 def _one_line(text: str) -> str:
