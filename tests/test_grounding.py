@@ -18,7 +18,9 @@ from prdigest.write.llm.grounding import (
     copies_prompt,
     is_debris,
     named_things,
+    recased,
     word_support,
+    written_forms,
 )
 from prdigest.write.llm.verify import Theme, Verifier
 
@@ -233,3 +235,22 @@ def test_a_digest_never_publishes_a_sentence_whose_words_its_prs_do_not_use(
     assert "1 dropped" in markdown.rstrip().splitlines()[-1]  # counted in the digest
     assert "1 words not in the cited PRs" in result.stderr  # and why, for the maintainer
     assert "AI Analysis" in markdown.splitlines()[0]  # the rest of the model's digest stands
+
+
+def test_a_word_the_model_title_cased_takes_its_prs_capitals():
+    """qwen-1.5b named an ao theme "Fsdp2 Float8 and affine quantized tensor parallel
+    tests" for PRs writing FSDP2, and wrote "Moe Training" for MoE."""
+    texts = ["Add FSDP2 float8 tests", "mxfp8 MoE training: pad groups", "MoE kernels"]
+    assert recased("Fsdp2 Float8 tests and Moe training", written_forms(texts)) == (
+        "FSDP2 Float8 tests and MoE training"
+    )
+    # a word its PRs write in lower case as often stays; code is never touched
+    assert recased("Moe and `Fsdp2`", written_forms(["moe", "MoE", "moe"])) == "Moe and `Fsdp2`"
+    # a name split in two (qwen-1.5b, ao 2025-W48) is written whole; two words are not
+    forms = written_forms(["Add conv2d support for IntxUnpackedToInt8Tensor, a tensor"])
+    assert recased("Enables conv2d support for IntxUn packedToInt8Tensor.", forms) == (
+        "Enables conv2d support for IntxUnpackedToInt8Tensor."
+    )
+    assert recased("A tensor gains a rename.", written_forms(["atensor arename"])) == (
+        "A tensor gains a rename."
+    )

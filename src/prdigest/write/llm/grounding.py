@@ -19,7 +19,7 @@ name only when the window never uses it in lower case ("Adds" is a word;
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
@@ -492,3 +492,71 @@ def _one_edit(a: str, b: str) -> bool:
     skip = 1 if len(a) == len(b) else 0  # changed: skip it in both; added: only in b
     letters = b[start] + (a[start] if skip else "")
     return letters.isalpha() and a[start + skip :] == b[start + 1 :]  # "2D-2D" is `2d_2d`
+
+
+def written_forms(texts: Iterable[str]) -> dict[str, dict[str, int]]:
+    """Each word of `texts` (lower case) → how often they write it in each form."""
+    forms: dict[str, dict[str, int]] = {}
+    for text in texts:
+        for token in _TOKEN.findall(text):
+            seen = forms.setdefault(token.lower(), {})
+            seen[token] = seen.get(token, 0) + 1
+    return forms
+
+
+def cased_as_written(name: str, forms: Mapping[str, Mapping[str, int]]) -> str:
+    """How the texts (their `written_forms`) write a name the model title-cased ("Fsdp2"
+    for FSDP2, "Moe" for MoE): their one form with capitals of its own, when they write it
+    so at least as often as in lower case; "" otherwise (a word they write in lower case
+    stays a word)."""
+    if not name[:1].isupper() or name[1:] != name[1:].lower() or len(name) < 2:
+        return ""
+    counts = forms.get(name.lower(), {})
+    special = {t: n for t, n in counts.items() if sum(c.isupper() for c in t) >= 2}
+    if len(special) != 1:
+        return ""
+    form, times = next(iter(special.items()))
+    return form if times >= counts.get(name.lower(), 0) else ""
+
+
+def recased(text: str, forms: Mapping[str, Mapping[str, int]]) -> str:
+    """`text` with each word the model title-cased written as the texts of `forms` write
+    it (`cased_as_written`), and a name it split in two written whole ("IntxUn
+    packedToInt8Tensor" → IntxUnpackedToInt8Tensor: a name the texts write, neither half
+    of which they write alone), outside code spans."""
+
+    def whole(part: str) -> str:
+        words = part.split(" ")
+        out: list[str] = []
+        for word in words:
+            core = word.rstrip(".,;:!?)")
+            if out and (joined := _joined(out[-1], core, forms)):
+                out[-1] = joined + word[len(core) :]
+            else:
+                out.append(word)
+        return " ".join(out)
+
+    parts = re.split(r"(`[^`]*`)", text)
+    return "".join(
+        part
+        if part.startswith("`")
+        else _TOKEN.sub(lambda m: cased_as_written(m.group(0), forms) or m.group(0), whole(part))
+        for part in parts
+    )
+
+
+def _joined(first: str, second: str, forms: Mapping[str, Mapping[str, int]]) -> str:
+    """The name `first` and `second` make together, as the texts write it, when they are
+    halves of one ("IntxUn" "packedToInt8Tensor"); "" for two words ("a tensor")."""
+    if not (_WORD_TOKEN.fullmatch(first) and _WORD_TOKEN.fullmatch(second)):
+        return ""
+    halves = [first.lower(), second.lower()]
+    joined = forms.get("".join(halves))
+    if not joined or any(h in forms for h in halves):
+        return ""
+    if not any(re.search(r"\d|[a-z][A-Z]", h) for h in (first, second)):
+        return ""  # neither half is name-shaped: two words run together in the texts
+    return max(joined, key=lambda form: joined[form])
+
+
+_WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -34,6 +34,7 @@ from .grounding import (
     is_debris,
     name_from,
     named_things,
+    recased,
     says_what_changed,
     shorter_readings,
     spelled_as_written,
@@ -42,6 +43,7 @@ from .grounding import (
     without_connective,
     without_pr_subject,
     word_support,
+    written_forms,
 )
 from .schemas import NAME_MAX
 from .tally import Tally
@@ -139,6 +141,7 @@ class Verifier:
         self.repo = repo  # the digest is about it: "ExecuTorch" needs no PR to name it
         self.tally = Tally()
         self._said: set[tuple[str, str]] = set()
+        self._forms: dict[str, dict[str, dict[str, int]]] = {}  # per area: `written_forms`
 
     def check_theme(self, theme: Theme) -> Theme | None:
         """The theme as it may be published, or None when nothing of it survives."""
@@ -177,9 +180,11 @@ class Verifier:
         if whole_words(name, NAME_MAX) != name:
             self.tally.repair(tally.TRIMMED, f"theme name {label!r} stopped mid-word")
             name = whole_words(name, NAME_MAX)
-        name = self._respelled(name, on_area, f"theme name {label!r}")
+        name = self._respelled(name, on_area, area, f"theme name {label!r}")
         sentences = [
-            self._respelled(self._balanced(s, f"theme {label!r}"), on_area, f"theme {label!r}")
+            self._respelled(
+                self._balanced(s, f"theme {label!r}"), on_area, area, f"theme {label!r}"
+            )
             for s in _SENTENCE_END.split(summary)
             if s.strip()
         ]
@@ -232,9 +237,10 @@ class Verifier:
         words = [w for w in content_words(text) if not evidence.has_word(w)]
         return list(dict.fromkeys([*names, *words]))
 
-    def _respelled(self, text: str, cited: list[int], label: str) -> str:
+    def _respelled(self, text: str, cited: list[int], area: str, label: str) -> str:
         """The text with each name misspelt by one letter written as its PRs write it
-        ("MXFPR8" → "mxfp8"): a repair; any other name is checked as it stands."""
+        ("MXFPR8" → "mxfp8"): a repair; any other name is checked as it stands. A word
+        the model title-cased takes its PRs' capitals ("Fsdp2" → FSDP2)."""
         texts = [self._text(n) for n in cited]
         evidence = Evidence.of(texts)
         for name in named_things(text, self.vocabulary):
@@ -244,7 +250,12 @@ class Verifier:
             if written:
                 text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", written, text)
                 self.tally.repair(tally.RESPELLED, f"{label}: {name!r} written {written!r}")
-        return text
+        # spelling, not grounding (not counted): any PR of the area may show it
+        if area not in self._forms:
+            self._forms[area] = written_forms(
+                t for n, t in self.texts.items() if self.areas.get(n) == area
+            )
+        return recased(text, self._forms[area])
 
     def _within(self, sentence: str, limit: int, label: str) -> str:
         """The sentence's leading clauses that fit in `limit` words (a repair): the 1.5B
@@ -321,8 +332,8 @@ class Verifier:
         if not sentence or number not in self.texts:
             return ""
         cited = [number]
-        sentence = self._respelled(sentence, cited, what)
         area = self.areas.get(number, "")
+        sentence = self._respelled(sentence, cited, area, what)
         if not self._prose(sentence, what):
             return ""
         if not self._figures_supported(sentence, cited, "", what):

@@ -30,7 +30,6 @@ import jinja2
 
 from ...analyze.context_types import Area, DigestContext
 from ...errors import LLMError
-from ...reading.spelling import Spelling
 from ...reporting import Reporter, SilentReporter
 from ..deterministic import write_digest
 from ..digest_document import to_markdown
@@ -166,10 +165,6 @@ def write_llm_digest(
 
         record = Record()
         themes, authored, why_not = _verified_themes(context, outcomes, verifier, retry, record)
-        # names in the repository's spelling: the model title-cases "FSDP2" as "Fsdp2"
-        spelling = Spelling.learned(pr.title for pr in context.prs.values())
-        for theme in (t for area_themes in themes.values() for t in area_themes):
-            theme.name = spelling.respell(theme.name)
         if planned and not authored:
             tally = verifier.tally
             lost = "; ".join(usage.lost_requests[:2])
