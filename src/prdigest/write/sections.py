@@ -105,10 +105,15 @@ def shown_plan(context: DigestContext) -> tuple[list[Section], list[str]]:
     return _small_into_other(plan, context.counts.prs), lone
 
 
-def lone_line(context: DigestContext, lone: Sequence[str], ledger: Ledger) -> Line | None:
-    """`**Also, one PR each in 2 more areas:** …`, for a writer other than this one."""
+def lone_line(
+    context: DigestContext, lone: Sequence[str], ledger: Ledger, spent: int = 0
+) -> Line | None:
+    """`**Also, one PR each in 2 more areas:** …`, for a writer other than this one, whose
+    other lines cited `spent` PRs beside `ledger`'s: past the budget it names as few as
+    this writer does, and cites the PRs it counts (every PR of its digest is cited)."""
     areas = {a.name: a for a in context.areas}
-    return _tail([areas[name] for name in lone], ledger, citation_budget(context.counts.prs))
+    budget = citation_budget(context.counts.prs) - spent
+    return _tail([areas[name] for name in lone], ledger, budget, cite_rest=True)
 
 
 def _without_lone_areas(
@@ -183,7 +188,7 @@ def _lower_verb(sentence: str) -> str:
     return sentence
 
 
-def _tail(lone: list[Area], ledger: Ledger, budget: int) -> Line | None:
+def _tail(lone: list[Area], ledger: Ledger, budget: int, cite_rest: bool = False) -> Line | None:
     """`**Also, one PR each in 2 more areas:** Docs: updates … ([PR#1]); CI: fixes …
     ([PR#2]).`: every lone PR counted, the first ones named."""
     said = []
@@ -215,10 +220,12 @@ def _tail(lone: list[Area], ledger: Ledger, budget: int) -> Line | None:
         said.append(text + (f" ({cites})" if cites else ""))
     rest = [a for a in candidates if a not in named]
     if rest:
+        counted = [n for a in rest for n in a.prs if ledger.has(n)]
         said.append(
             f"and {plural(len(rest), 'more PR')} in "
             + plain(", ".join(_label(a, ledger) for a in rest[:3]))
             + (" and others" if len(rest) > 3 else "")
+            + (f" ({ledger.cite_all(counted)})" if cite_rest and counted else "")
         )
     if elsewhere:
         said.append(plain(", ".join(_label(a, ledger) for a in elsewhere)) + " (in a series above)")

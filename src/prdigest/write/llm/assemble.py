@@ -126,7 +126,7 @@ def assemble_digest(
         notable=notable,
         callout=news,
         sections=tuple(sections),
-        tail=lone_line(context, lone, own),
+        tail=lone_line(context, lone, own, spent=ledger.citations),
         extras=_also(context),
         closing=_closing(written, total, authorship.takeaway, tally),
     )
@@ -154,7 +154,8 @@ def _area_section(
     name = area.name
     intro: tuple[str, ...] = (f"_{_count_phrase(area.count, area.delta)}_",)
     if name not in authorship.model_areas:
-        intro += (f"_Themes from prdigest's analysis: {_why(authorship, name)}._",)
+        why = authorship.why_not.get(name, "")  # a failed answer; a drop's why is a warning
+        intro += (f"_Themes from prdigest's analysis{': ' + why if why else ''}._",)
     lines = made + [_bullet(theme, texts, ledger) for theme in themes.get(name, [])[:MAX_BULLETS]]
     also = also_line(area, cited_in(lines), ledger, prs, texts, room=SECTION_TOLD - len(lines))
     return intro, lines + ([also] if also else [])
@@ -268,10 +269,6 @@ def also_line(
         more = plural(len(rest), "more PR" if phrases else "PR")
         phrases.append(f"{'and ' if phrases else ''}{more} ({ledger.cite_each(rest)})")
     return ledger.line(f"**Also:** {'; '.join(phrases)}.", figures=quoted)
-
-
-def _why(authorship: Authorship, area: str) -> str:
-    return authorship.why_not.get(area, "none of the model's themes for it passed verification")
 
 
 def _closing(written: int, total: int, takeaway: bool, tally: Tally) -> str:

@@ -23,7 +23,7 @@ from .verify import extract_figures
 # change"), never once per item.
 CONSEQUENCES = {
     "breaking": ("code using it must change", "code using them must change"),
-    "deprecation": ("it still works; users should move off it", "users should move off them"),
+    "deprecation": ("users should move off it", "users should move off them"),
 }
 
 

@@ -43,7 +43,7 @@ class Rejected:
         """Why the section has prdigest's own themes, for the digest and the facts."""
         if not self.themes:
             return "the model's answer gave it no theme"
-        return "the model's did not pass verification"  # why: in the warnings and JSON
+        return ""  # verification dropped them: why is in the warnings and `--format json`
 
     @property
     def reason(self) -> str:
