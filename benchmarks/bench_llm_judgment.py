@@ -8,7 +8,8 @@ digest cites in its sections), the claims verification kept and dropped by reaso
 sections the model wrote, and minutes per week. The LLM runs against llama-server started
 by `scripts/llama_server.sh` with the model asked for (or a server you give).
 
-    python3 benchmarks/bench_llm_judgment.py                      # qwen-1.5b, 6 small weeks
+    python3 benchmarks/bench_llm_judgment.py                      # qwen-1.5b, 12 gold weeks
+    python3 benchmarks/bench_llm_judgment.py --weeks 6            # the six small ones
     python3 benchmarks/bench_llm_judgment.py --model qwen-0.5b --weeks 1
     python3 benchmarks/bench_llm_judgment.py --base-url http://127.0.0.1:8080/v1 --keep out/
 
@@ -36,7 +37,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import judgment_eval  # noqa: E402  (the scorer: it imports nothing of prdigest)
 
-# The smaller gold weeks first: a 1.5B model on 2 cores takes minutes per week.
+# Every gold week, the smaller first (`--weeks 6`: the six small ones): a 1.5B model on
+# 2 cores takes 1-3 minutes a week, about 25 for the twelve; six weeks hold only 19
+# sections, too few for the share the model writes to mean much.
 DEFAULT_WEEKS = [
     "ao-2025-W51",
     "ao-2026-W01",
@@ -44,6 +47,12 @@ DEFAULT_WEEKS = [
     "ao-2025-W48",
     "ao-2026-W08",
     "ao-2025-W44",
+    "ao-2026-W03",
+    "ao-2026-W11",
+    "ao-2025-W42",
+    "ao-2026-W05",
+    "executorch-2026-W02",
+    "executorch-2026-W03",
 ]
 SERVER = ROOT / "scripts" / "llama_server.sh"
 _CITE = re.compile(r"\[PR#(\d+)\]\(")

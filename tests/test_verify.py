@@ -195,3 +195,28 @@ def test_a_pr_the_theme_does_not_tell_of_loses_its_citation():
 )
 def test_a_models_sentence_opens_with_its_verb_in_the_third_person(said, published):
     assert in_third_person(said) == published
+
+
+def test_a_takeaway_loses_its_list_of_areas_and_one_that_says_no_change_goes():
+    """qwen-1.5b's takeaways for ao 2025-W44 and executorch 2026-W02: the digest names
+    the week's areas itself, and "several new features and improvements" names nothing."""
+    sources = [
+        "Per tensor fp8 quantization support: Adds per tensor fp8 quantization support conv3d",
+        "Quantize_ nn.Parameter support: Adds in support for quantizing nn.Parameters",
+        "GPU support: Enables example OSS models on the GPU backend",
+    ]
+    verifier = Verifier({}, {})
+    listed = (
+        "The project added support for per tensor fp8 quantization and nn.Parameter "
+        "quantization in several areas including inference mode, rank 3+, MX formats."
+    )
+    assert verifier.check_free_text(listed, sources, "key takeaway") == (
+        "The project added support for per tensor fp8 quantization and nn.Parameter quantization."
+    )
+    vague = (
+        "The project added several new features and improvements in various areas "
+        "including GPU support for example OSS models."
+    )
+    assert verifier.check_free_text(vague, sources, "key takeaway") == ""
+    assert verifier.tally.dropped == {"vacuous": 1}
+    assert verifier.tally.repaired == {"padding clause taken out": 2}

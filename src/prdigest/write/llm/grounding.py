@@ -560,3 +560,34 @@ def _joined(first: str, second: str, forms: Mapping[str, Mapping[str, int]]) -> 
 
 
 _WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+# "… in several areas including X, Y, Z": the digest names the week's areas itself
+_AREA_LIST = re.compile(
+    r",?\s+(?:in|across)\s+(?:several|various|many|multiple|different|a number of)\s+"
+    r"(?:areas|components|parts)\b.*$",
+    re.IGNORECASE,
+)
+# Words that say a week happened, not what changed in it
+_VAGUE = frozenset(
+    """project projects repository week weeks significant notable several various new
+    feature features improvement improvements change changes fix fixes update updates
+    enhancement enhancements progress work made seen overall number areas area components
+    multiple different including such""".split()
+)
+
+
+def without_area_list(sentence: str) -> str:
+    """The sentence without a closing list of areas: "The project added X in several
+    areas including A, B, C." → "The project added X."."""
+    cut = _AREA_LIST.sub("", sentence.rstrip(".")).rstrip(" ,;:")
+    return cut + "." if cut and cut != sentence.rstrip(".") else sentence
+
+
+def is_vague(sentence: str, vocabulary: set[str] | frozenset[str] = frozenset()) -> bool:
+    """Whether the sentence names nothing that changed: no name, and no word beyond
+    those of a week that happened ("The project added several new features and
+    improvements.")."""
+    if named_things(sentence, vocabulary):
+        return False
+    return all(w in _VAGUE for w in content_words(sentence, shortest=3))

@@ -32,6 +32,7 @@ from .grounding import (
     copies_prompt,
     is_balanced,
     is_debris,
+    is_vague,
     name_from,
     named_things,
     recased,
@@ -40,6 +41,7 @@ from .grounding import (
     spelled_as_written,
     whole_words,
     within_words,
+    without_area_list,
     without_connective,
     without_pr_subject,
     word_support,
@@ -296,6 +298,13 @@ class Verifier:
             if not sentence:
                 continue
             sentence = self._within(sentence, FREE_TEXT_WORDS, what)
+            listless = without_area_list(sentence)
+            if listless != sentence:
+                self.tally.repair(tally.PADDING, f"{what}: its list of areas taken out")
+                sentence = listless
+            if is_vague(sentence, self.vocabulary):
+                self.tally.drop(tally.VACUOUS, f"{what}: {sentence[:60]!r} says no change")
+                continue
             refs = extract_pr_refs(sentence)
             self.tally.citations += len(refs)
             if refs:
