@@ -12,15 +12,15 @@ import pytest
 from fakes.llm_server import FakeLLMServer, Prompt, good_responder, parse_prompt
 from helpers import run_cli
 from llm_helpers import REPO, WEEK
+from prdigest.reading.spelling import Spelling
 from prdigest.write.llm.grounding import (
     Evidence,
     content_words,
     copies_prompt,
     is_debris,
     named_things,
-    recased,
+    rejoined,
     word_support,
-    written_forms,
 )
 from prdigest.write.llm.verify import Theme, Verifier
 
@@ -237,20 +237,16 @@ def test_a_digest_never_publishes_a_sentence_whose_words_its_prs_do_not_use(
     assert "AI Analysis" in markdown.splitlines()[0]  # the rest of the model's digest stands
 
 
-def test_a_word_the_model_title_cased_takes_its_prs_capitals():
-    """qwen-1.5b named an ao theme "Fsdp2 Float8 and affine quantized tensor parallel
-    tests" for PRs writing FSDP2, and wrote "Moe Training" for MoE."""
-    texts = ["Add FSDP2 float8 tests", "mxfp8 MoE training: pad groups", "MoE kernels"]
-    assert recased("Fsdp2 Float8 tests and Moe training", written_forms(texts)) == (
-        "FSDP2 Float8 tests and MoE training"
+def test_a_name_the_model_split_in_two_is_written_whole():
+    """qwen-1.5b wrote "IntxUn packedToInt8Tensor" in ao 2025-W48; two words the texts
+    happen to run together ("atensor") stay two words."""
+    spelling = Spelling.learned(["Add conv2d support for IntxUnpackedToInt8Tensor, a tensor"])
+    assert rejoined("Enables conv2d for IntxUn packedToInt8Tensor.", spelling) == (
+        "Enables conv2d for IntxUnpackedToInt8Tensor."
     )
-    # a word its PRs write in lower case as often stays; code is never touched
-    assert recased("Moe and `Fsdp2`", written_forms(["moe", "MoE", "moe"])) == "Moe and `Fsdp2`"
-    # a name split in two (qwen-1.5b, ao 2025-W48) is written whole; two words are not
-    forms = written_forms(["Add conv2d support for IntxUnpackedToInt8Tensor, a tensor"])
-    assert recased("Enables conv2d support for IntxUn packedToInt8Tensor.", forms) == (
-        "Enables conv2d support for IntxUnpackedToInt8Tensor."
-    )
-    assert recased("A tensor gains a rename.", written_forms(["atensor arename"])) == (
+    assert rejoined("Adds `IntxUn packedToInt8Tensor`.", spelling) == (
+        "Adds `IntxUn packedToInt8Tensor`."
+    )  # code is the model's to write, and checked as written
+    assert rejoined("A tensor gains a rename.", Spelling.learned(["atensor arename"])) == (
         "A tensor gains a rename."
     )

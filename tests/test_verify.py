@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from prdigest.write.digest_verifier import figure_in_text
-from prdigest.write.llm.grounding import without_pr_subject
 from prdigest.write.llm.verify import (
     Theme,
     Verifier,
@@ -155,8 +154,8 @@ def test_a_sentence_opened_by_the_pr_opens_with_its_verb():
     kept = verifier.check_theme(theme)
     assert kept is not None and kept.summary == "Uses a python agnostic binding for mxfp8 kernels."
     # only a verb of change follows: "The patch is small" keeps its subject
-    assert without_pr_subject("The patch is small.") == "The patch is small."
-    assert without_pr_subject("This PR has tests.") == "This PR has tests."
+    assert in_third_person("The patch is small.") == "The patch is small."
+    assert in_third_person("This PR has tests.") == "This PR has tests."
 
 
 def test_a_pr_the_theme_does_not_tell_of_loses_its_citation():
@@ -220,3 +219,17 @@ def test_a_takeaway_loses_its_list_of_areas_and_one_that_says_no_change_goes():
     assert verifier.check_free_text(vague, sources, "key takeaway") == ""
     assert verifier.tally.dropped == {"vacuous": 1}
     assert verifier.tally.repaired == {"padding clause taken out": 2}
+
+
+def test_a_word_the_model_title_cased_takes_the_capitals_its_area_gives_it():
+    """qwen-1.5b named an ao 2026-W11 theme "Fsdp2 Float8 …" for PRs writing FSDP2."""
+    texts = {
+        3628: "[ROCm] Add FSDP2 float8 tests\nRuns the FSDP2 suite on MI300",
+        3995: "[ROCm] Fix capability gates in MoE distributed tests",
+    }
+    verifier = Verifier(texts, dict.fromkeys(texts, "ROCm"))
+    theme = Theme("ROCm", "Fsdp2 float8 tests", "Adds fsdp2 float8 tests on MI300.", [3628])
+    kept = verifier.check_theme(theme)
+    assert kept is not None and kept.name == "FSDP2 float8 tests"
+    assert kept.summary == "Adds FSDP2 float8 tests on MI300."
+    assert not verifier.tally.repaired  # spelling, not a repair of what it claims

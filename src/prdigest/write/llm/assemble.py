@@ -176,7 +176,7 @@ def _member_line(
     text = f"{plain(member_name(name, family))} ({plural(area.count, 'PR')}{own})"
     first = themes.get(name, [])[:1]
     if first:  # the rest cited and counted on its line, as the deterministic digest does
-        said = with_rest(_bullet(first[0], texts, ledger), area, ledger, prs)
+        said = _with_rest(_bullet(first[0], texts, ledger), area, ledger, prs)
         return replace(said, text=f"{text}: {said.text}")
     also = also_line(area, set(), ledger, prs, texts, room=1)
     return Line(text, sub=(also,)) if also else Line(text)
@@ -194,14 +194,14 @@ def _other_line(
     name = area.name
     own = "" if name in authorship.model_areas else ", themes from prdigest's analysis"
     sub = [
-        with_rest(_bullet(t, texts, ledger), area, ledger, prs) for t in themes.get(name, [])[:1]
+        _with_rest(_bullet(t, texts, ledger), area, ledger, prs) for t in themes.get(name, [])[:1]
     ]
     if not sub:
         sub = [also] if (also := also_line(area, set(), ledger, prs, texts, room=1)) else []
     return Line(f"{name} ({plural(area.count, 'PR')}{own})", sub=tuple(sub))
 
 
-def with_rest(line: Line, area: Area, ledger: Ledger, prs: Mapping[int, PRFacts]) -> Line:
+def _with_rest(line: Line, area: Area, ledger: Ledger, prs: Mapping[int, PRFacts]) -> Line:
     """A small area's one line, then the area's PRs it leaves out, cited and counted:
     "… (PR#1); and 1 more PR (PR#2)." Every PR is cited; one line tells the area."""
     left = [n for n in area.prs if n in prs and n not in line.cites]
@@ -224,7 +224,7 @@ def also_line(
     ledger: Ledger,
     prs: Mapping[int, PRFacts],
     texts: Mapping[int, str],
-    room: int = 2,
+    room: int,
 ) -> Line | None:
     """`**Also:** …` for the area's PRs no line above cites, in prdigest's own words: an
     analysis theme's sentence when the PRs it is made from are among them, else each PR's

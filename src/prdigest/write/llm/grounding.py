@@ -19,8 +19,10 @@ name only when the window never uses it in lower case ("Adds" is a word;
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from ...reading.spelling import Spelling
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/+-]*[A-Za-z0-9+]|[A-Za-z0-9]")
@@ -440,20 +442,6 @@ _CONNECTIVE = re.compile(
 )
 
 
-# "The PR uses X", "This change adds X": a bullet's subject is its theme, the verb opens it
-_PR_SUBJECT = re.compile(
-    r"^(?:this|the)\s+(?:pr|pull request|change|patch|commit)\s+"
-    r"(?!(?:is|was|has|does|seems|means)\b)(?=[a-z]+s\b)",
-    re.IGNORECASE,
-)
-
-
-def without_pr_subject(sentence: str) -> str:
-    """ "The PR uses a Python-agnostic binding" → "Uses a Python-agnostic binding"."""
-    rest = _PR_SUBJECT.sub("", sentence, count=1)
-    return rest[:1].upper() + rest[1:] if rest != sentence else sentence
-
-
 def without_connective(sentence: str) -> str:
     """The sentence without an opening "Additionally," that leans on a sentence before it
     (one verification dropped: "Additionally, outdated content … is removed")."""
@@ -494,68 +482,35 @@ def _one_edit(a: str, b: str) -> bool:
     return letters.isalpha() and a[start + skip :] == b[start + 1 :]  # "2D-2D" is `2d_2d`
 
 
-def written_forms(texts: Iterable[str]) -> dict[str, dict[str, int]]:
-    """Each word of `texts` (lower case) → how often they write it in each form."""
-    forms: dict[str, dict[str, int]] = {}
-    for text in texts:
-        for token in _TOKEN.findall(text):
-            seen = forms.setdefault(token.lower(), {})
-            seen[token] = seen.get(token, 0) + 1
-    return forms
-
-
-def cased_as_written(name: str, forms: Mapping[str, Mapping[str, int]]) -> str:
-    """How the texts (their `written_forms`) write a name the model title-cased ("Fsdp2"
-    for FSDP2, "Moe" for MoE): their one form with capitals of its own, when they write it
-    so at least as often as in lower case; "" otherwise (a word they write in lower case
-    stays a word)."""
-    if not name[:1].isupper() or name[1:] != name[1:].lower() or len(name) < 2:
-        return ""
-    counts = forms.get(name.lower(), {})
-    special = {t: n for t, n in counts.items() if sum(c.isupper() for c in t) >= 2}
-    if len(special) != 1:
-        return ""
-    form, times = next(iter(special.items()))
-    return form if times >= counts.get(name.lower(), 0) else ""
-
-
-def recased(text: str, forms: Mapping[str, Mapping[str, int]]) -> str:
-    """`text` with each word the model title-cased written as the texts of `forms` write
-    it (`cased_as_written`), and a name it split in two written whole ("IntxUn
-    packedToInt8Tensor" → IntxUnpackedToInt8Tensor: a name the texts write, neither half
-    of which they write alone), outside code spans."""
+def rejoined(text: str, spelling: Spelling) -> str:
+    """`text` with a name the model split in two written whole, as the texts `spelling`
+    learned from write it ("IntxUn packedToInt8Tensor" → IntxUnpackedToInt8Tensor: a name
+    they write, neither half of which they write alone), outside code spans."""
 
     def whole(part: str) -> str:
-        words = part.split(" ")
         out: list[str] = []
-        for word in words:
+        for word in part.split(" "):
             core = word.rstrip(".,;:!?)")
-            if out and (joined := _joined(out[-1], core, forms)):
+            if out and (joined := _joined(out[-1], core, spelling)):
                 out[-1] = joined + word[len(core) :]
             else:
                 out.append(word)
         return " ".join(out)
 
     parts = re.split(r"(`[^`]*`)", text)
-    return "".join(
-        part
-        if part.startswith("`")
-        else _TOKEN.sub(lambda m: cased_as_written(m.group(0), forms) or m.group(0), whole(part))
-        for part in parts
-    )
+    return "".join(part if part.startswith("`") else whole(part) for part in parts)
 
 
-def _joined(first: str, second: str, forms: Mapping[str, Mapping[str, int]]) -> str:
-    """The name `first` and `second` make together, as the texts write it, when they are
-    halves of one ("IntxUn" "packedToInt8Tensor"); "" for two words ("a tensor")."""
+def _joined(first: str, second: str, spelling: Spelling) -> str:
+    """The name `first` and `second` make together, when they are halves of one
+    ("IntxUn" "packedToInt8Tensor"); "" for two words ("a tensor")."""
     if not (_WORD_TOKEN.fullmatch(first) and _WORD_TOKEN.fullmatch(second)):
         return ""
-    halves = [first.lower(), second.lower()]
-    joined = forms.get("".join(halves))
-    if not joined or any(h in forms for h in halves):
+    if not any(re.search(r"\d|[a-z][A-Z]", half) for half in (first, second)):
+        return ""  # neither half is name-shaped: two words the texts happen to run together
+    joined = spelling.forms((first + second).lower())
+    if not joined or spelling.forms(first.lower()) or spelling.forms(second.lower()):
         return ""
-    if not any(re.search(r"\d|[a-z][A-Z]", h) for h in (first, second)):
-        return ""  # neither half is name-shaped: two words run together in the texts
     return max(joined, key=lambda form: joined[form])
 
 

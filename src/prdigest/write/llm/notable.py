@@ -36,14 +36,11 @@ def notable_line(
     why each PR matters are stated by the PRs the line cites."""
     news = lead_news(context)
     with_ = context.news.lead_with  # a series told with its lead
-    phrases: list[str] = []
-    shared: dict[str, list[str]] = {}  # a kind → the items its generic consequence covers
-    order: list[int | str] = []  # a phrase's index, or a kind whose items go there
+    items: list[tuple[str, str]] = []  # (the kind whose consequence it shares, or "", phrase)
     figures: list[Figure] = []
     told = 0
     for number in news.lead:
-        shown = len(phrases) + sum(map(len, shared.values()))
-        if shown >= LEAD_SHOWN or not ledger.has(number) or number not in texts:
+        if len(items) >= LEAD_SHOWN or not ledger.has(number) or number not in texts:
             continue
         pr = ledger.prs[number]
         row = news.told(number)
@@ -60,23 +57,16 @@ def notable_line(
         said = why.get(number, "")
         if restates(said, what):  # "X deprecated — deprecates X": the model said nothing more
             said = ""
-        reason = said or own_reason(context, number, news)
         phrase = f"{what} ({ledger.cite_all(numbers)})"
         if row is not None and not said and not row.hint and row.kind in CONSEQUENCES:
-            if row.kind not in shared:
-                order.append(row.kind)  # the kind's items are told together, here
-            shared.setdefault(row.kind, []).append(phrase)
+            items.append((row.kind, phrase))
             continue
+        reason = said or own_reason(context, number, news)
         if reason and not restates(reason, what):  # "X added — adds X" says it twice
             phrase += f" — {_clause(reason)}"
             figures += [Figure(f) for f in extract_figures(reason)]
-        order.append(len(phrases))
-        phrases.append(phrase)
-    told_lines = [
-        phrases[at] if isinstance(at, int) else _together(shared[at], *CONSEQUENCES[at])
-        for at in order
-    ]
-    line = most_notable(told_lines, told, len(news.announced))
+        items.append(("", phrase))
+    line = most_notable(_together(items), told, len(news.announced))
     return ledger.line(line, figures=figures) if line else None
 
 
@@ -109,11 +99,19 @@ def own_reason(context: DigestContext, number: int, news: LeadNews) -> str:
     return ""
 
 
-def _together(items: list[str], one: str, several: str) -> str:
-    """ "A (PR#1) and B (PR#2) — code using them must change"."""
-    if len(items) == 1:
-        return f"{items[0]} — {one}"
-    return f"{', '.join(items[:-1])} and {items[-1]} — {several}"
+def _together(items: list[tuple[str, str]]) -> list[str]:
+    """The phrases in order, those sharing a kind's consequence told together where the
+    first of them stands: "A (PR#1) and B (PR#2) — code using them must change"."""
+    out = []
+    for index, (kind, phrase) in enumerate(items):
+        if not kind:
+            out.append(phrase)
+        elif all(earlier != kind for earlier, _ in items[:index]):
+            same = [p for k, p in items if k == kind]
+            one, several = CONSEQUENCES[kind]
+            told = f"{', '.join(same[:-1])} and {same[-1]}" if len(same) > 1 else same[0]
+            out.append(f"{told} — {several if len(same) > 1 else one}")
+    return out
 
 
 _SERIES_OPENING = re.compile(r"^An? [\w-]+-part series (?=[a-z])")

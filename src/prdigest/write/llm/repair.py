@@ -40,7 +40,8 @@ class Rejected:
     hints: list[str] = field(default_factory=list)  # per theme: why it was dropped
 
     def why(self) -> str:
-        """Why the section has prdigest's own themes, for the digest and the facts."""
+        """Why the section has prdigest's own themes, as the digest tells its reader: an
+        answer that gave it no theme; "" when verification dropped them (`reason`)."""
         if not self.themes:
             return "the model's answer gave it no theme"
         return ""  # verification dropped them: why is in the warnings and `--format json`

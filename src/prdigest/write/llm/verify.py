@@ -20,8 +20,9 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ...analyze.english import as_clause, sentence_case
+from ...analyze.english import as_clause, sentence_case, verb_base
 from ...analyze.name_choice import is_generic, tidy_name
+from ...reading.spelling import Spelling, TitleWords
 from ..digest_verifier import LINK, figure_in_text
 from . import tally
 from .grounding import (
@@ -35,7 +36,7 @@ from .grounding import (
     is_vague,
     name_from,
     named_things,
-    recased,
+    rejoined,
     says_what_changed,
     shorter_readings,
     spelled_as_written,
@@ -43,9 +44,7 @@ from .grounding import (
     within_words,
     without_area_list,
     without_connective,
-    without_pr_subject,
     word_support,
-    written_forms,
 )
 from .schemas import NAME_MAX
 from .tally import Tally
@@ -143,7 +142,7 @@ class Verifier:
         self.repo = repo  # the digest is about it: "ExecuTorch" needs no PR to name it
         self.tally = Tally()
         self._said: set[tuple[str, str]] = set()
-        self._forms: dict[str, dict[str, dict[str, int]]] = {}  # per area: `written_forms`
+        self._spelling: dict[str, Spelling] = {}  # per area: its PRs' spelling
 
     def check_theme(self, theme: Theme) -> Theme | None:
         """The theme as it may be published, or None when nothing of it survives."""
@@ -197,7 +196,7 @@ class Verifier:
         if not published:
             return None
         published[0] = without_connective(published[0])  # its sentence before may be gone
-        published = [in_third_person(without_pr_subject(p)) for p in published]
+        published = [in_third_person(p) for p in published]
         checked = self._checked_name(name, " ".join(published), on_area, area, label)
         if not checked:
             return None
@@ -242,7 +241,8 @@ class Verifier:
     def _respelled(self, text: str, cited: list[int], area: str, label: str) -> str:
         """The text with each name misspelt by one letter written as its PRs write it
         ("MXFPR8" → "mxfp8"): a repair; any other name is checked as it stands. A word
-        the model title-cased takes its PRs' capitals ("Fsdp2" → FSDP2)."""
+        the model title-cased takes the capitals the area's PRs give it ("Fsdp2" → FSDP2,
+        `Spelling.respell`), and a name it split is joined."""
         texts = [self._text(n) for n in cited]
         evidence = Evidence.of(texts)
         for name in named_things(text, self.vocabulary):
@@ -252,12 +252,12 @@ class Verifier:
             if written:
                 text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", written, text)
                 self.tally.repair(tally.RESPELLED, f"{label}: {name!r} written {written!r}")
-        # spelling, not grounding (not counted): any PR of the area may show it
-        if area not in self._forms:
-            self._forms[area] = written_forms(
-                t for n, t in self.texts.items() if self.areas.get(n) == area
-            )
-        return recased(text, self._forms[area])
+        # spelling, not grounding (not counted): as the area's PRs write its names
+        if area not in self._spelling:
+            by_area = (("", t) for n, t in self.texts.items() if self.areas.get(n) == area)
+            self._spelling[area] = TitleWords(by_area).spelling()
+        spelling = self._spelling[area]
+        return _as_cited(text, spelling.respell(rejoined(text, spelling)), " ".join(texts))
 
     def _within(self, sentence: str, limit: int, label: str) -> str:
         """The sentence's leading clauses that fit in `limit` words (a repair): the 1.5B
@@ -529,20 +529,38 @@ class Verifier:
         return max(known, key=known.count) if known else claimed
 
 
-# "PRs enable X", "These changes add X": the bullet's subject is its theme
-_PLURAL_SUBJECT = re.compile(
-    r"^(?:(?:these|both|the)\s+)?(?:prs|pull requests|changes|patches|commits)\s+", re.IGNORECASE
+def _as_cited(said: str, spelled: str, cited: str) -> str:
+    """`spelled` (the model's words in the area's spelling), but each word the cited PRs
+    write exactly as the model did kept so ("Amax", as #17372 writes it, though its area
+    writes AMAX)."""
+    words, respelled = said.split(" "), spelled.split(" ")
+    if len(words) != len(respelled):  # a name rejoined: no word to word
+        return spelled
+    kept = [
+        old
+        if old != new and re.search(rf"(?<!\w){re.escape(old.strip('.,;:()'))}(?!\w)", cited)
+        else new
+        for old, new in zip(words, respelled, strict=True)
+    ]
+    return " ".join(kept)
+
+
+# "The PR uses X", "PRs enable X": a bullet's subject is its theme, its verb opens it
+_PR_SUBJECT = re.compile(
+    r"^(?:(?:this|these|the|both)\s+)?(?:prs?|pull requests?|changes?|patch(?:es)?|commits?)\s+"
+    r"(?!(?:is|are|was|were|has|have|does|do|seems|means)\b)",
+    re.IGNORECASE,
 )
 
 
 def in_third_person(sentence: str) -> str:
-    """A sentence opening with a verb in the third person, as every line of the digest
-    does: "Add X" and "PRs add X" → "Adds X"; any other sentence as it is."""
-    rest = _PLURAL_SUBJECT.sub("", sentence, count=1)
-    clause = as_clause(rest)
-    if clause == rest:  # no verb opens it ("Default `x`=False")
+    """A sentence opening with its verb in the third person, as every line of the digest
+    does: "Add X", "PRs add X" and "The PR adds X" → "Adds X"; any other sentence as it
+    is ("Default `x`=False", "The patch is small")."""
+    rest = _PR_SUBJECT.sub("", sentence, count=1)
+    if not verb_base(rest.split(" ", 1)[0]):
         return sentence
-    return sentence_case(clause)
+    return sentence_case(as_clause(rest))
 
 
 def _one_line(text: str) -> str:

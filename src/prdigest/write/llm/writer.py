@@ -376,7 +376,8 @@ def _verified_themes(
             found.setdefault(name, []).extend(ts)
         rejected = {name: still.get(name, r) for name, r in rejected.items() if not found.get(name)}
     for name, rejection in rejected.items():
-        why_not.setdefault(name, rejection.why())
+        if rejection.why():  # what the digest tells its reader (a drop's why is a warning)
+            why_not.setdefault(name, rejection.why())
         record.lost.setdefault(name, rejection.reason)
     for name, why in why_not.items():
         record.lost.setdefault(name, why)
