@@ -37,6 +37,7 @@ from ..reading.api_changes import (
     ApiName,
     read_diff,
 )
+from ..reading.file_roles import is_library
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
 
 BREAKING, DEPRECATION, DEFAULT = "breaking", "deprecation", "default"
@@ -476,19 +477,7 @@ def _judge_removal(obj: str) -> str:
 
 def _touches_library(pr: PullRequest) -> bool:
     """Whether the PR changes more than tests, CI, docs, examples and scripts."""
-    for change in pr.files:
-        parts = change.path.lower().split("/")
-        if len(parts) == 1 or parts[0].startswith("."):
-            continue
-        if any(_NOT_LIBRARY.match(p) for p in parts[:-1]):
-            continue
-        return True
-    return False
-
-
-_NOT_LIBRARY = re.compile(
-    r"^(?:tests?|testing|docs?|examples?|scripts?|tools|benchmarks?|ci|third[-_]party)$"
-)
+    return any(is_library(change.path) for change in pr.files)
 
 
 def _made(

@@ -6,12 +6,14 @@ deterministic."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 from ..models import Classification, PullRequest, links_to_github, pr_url
 from ..reading.spelling import Spelling
 from ..timeutil import Window, to_iso
+from .brief_text import BriefText
+from .briefs import make_briefs
 from .components import history_order, new_components
 from .context_types import (
     Area,
@@ -27,6 +29,7 @@ from .context_types import (
     Rest,
     WindowSpan,
 )
+from .digest_plan import plan_digest, untold_kind
 from .families import families, family_of, plan_sections
 from .items import Item, build_item, inverse_document_frequency, title_terms
 from .notability import Notability, assess, news, ranked
@@ -34,7 +37,7 @@ from .prior_facts import History
 from .revert_flags import pair_reverts
 from .stated_action import stated_action_of
 from .subjects import keep_subjects
-from .themes import Theme, area_themes, series_homes, theme_limit
+from .themes import Theme, area_themes, series_homes, series_keys, theme_limit
 from .trends import trends
 from .window import counts, first_time_authors, persons
 
@@ -48,12 +51,15 @@ def build_context(
     history: History | None = None,
     count_mode: str = "merged",
     merged_and_opened: tuple[int, int] | None = None,
+    stored_texts: Mapping[str, BriefText] | None = None,
+    made_texts: dict[str, BriefText] | None = None,
 ) -> DigestContext:
     """The digest context of one window. `items` are the records landed in the window
     (direct pushes included), `previous` those of the window before (for trends and as
     the TF-IDF background), `history` what the store knows from outside the window (new
     components and first-time contributors need it; without it, the spelling is learned
-    from the two windows' titles alone)."""
+    from the two windows' titles alone). `stored_texts`: the briefs' words already made,
+    by content key; those made here are added to `made_texts`, for the caller to store."""
     descriptions = area_descriptions or {}
     spelling = (
         history.spelling
@@ -142,6 +148,13 @@ def build_context(
             continue
         pr_block[number] = _pr_facts(repo, it, theme_of.get(number), notes[id(it)])
 
+    briefs, new_texts = make_briefs(prs, notes, spelling, stored_texts)
+    if made_texts is not None:
+        made_texts.update(new_texts)
+    plan = plan_digest(
+        briefs, {it.number: untold_kind(it.pr) for it in prs if it.number}, series_keys(prs)
+    )
+
     names = set(by_area)
     areas = [replace(entry, family=family_of(entry.name, names)) for entry in areas]
     top = tuple(a.name for a in areas[:4])
@@ -194,6 +207,8 @@ def build_context(
         notable=tuple(ranked(prs, notes, series_members)),
         news=news(prs, notes, components),
         count_mode=count_mode,
+        briefs=briefs,
+        plan=plan,
     )
 
 

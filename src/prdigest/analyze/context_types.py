@@ -15,6 +15,9 @@ from typing import Any, TypeVar
 import msgspec
 import msgspec.json
 
+from .brief_types import Brief
+from .digest_plan import DigestPlan
+
 SCHEMA = 1
 
 
@@ -305,6 +308,8 @@ class DigestContext:
     news: News = field(default_factory=News)
     count_mode: str = "merged"
     llm: dict[str, Any] | None = None  # what the LLM run did, when one was asked
+    briefs: dict[int, Brief] = field(default_factory=dict)  # every PR's brief, by number
+    plan: DigestPlan | None = None  # what the digest tells, how it groups, what it counts
     schema: int = SCHEMA
 
     def as_dict(self) -> dict[str, Any]:

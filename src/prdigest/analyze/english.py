@@ -128,7 +128,16 @@ for _verb in (
     "complete finish finalize adjust generalize eliminate ignore solve promote decouple match "
     "enforce refine force reorder refresh fail address import write read allocate require reformat "
     "normalize buckify turn handle relax tighten restore restructure reorganize separate assign "
-    "lower raise propagate infer xfail select"
+    "lower raise propagate infer xfail select compare allow cap centralize combine compile "
+    "consume continue convert declare decode delegate detect determine disallow distinguish "
+    "downgrade duplicate edit embed encode enhance evaluate exclude execute forward hook "
+    "identify increment inherit inline insert inspect instantiate instrument interpret isolate "
+    "launch leverage localize loosen maintain materialize minimize notify omit overload parse "
+    "parametrize parameterize persist prefer prepare preserve produce prohibit protect rebuild "
+    "recompute redirect reimplement reload remap render repackage reproduce rerun respect "
+    "restrict retain retrieve revamp revise sanitize serve specify stub substitute toggle "
+    "transfer transform translate trigger truncate unpack unpin unset unskip unwrap upcast "
+    "utilize widen accelerate consider"
 ).split():
     VERB_NOUNS.setdefault(_verb, "")
 VERB_NOUNS.update(

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from .. import kinds
 from ..models import PullRequest
+from ..reading.api_changes import ApiChanges
 from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement, WindowNames, announce
 from .claims import find_claims
 from .components import Component
@@ -78,6 +79,7 @@ class Notability:
     reasons: list[dict[str, str]] = field(default_factory=list)
     announcement: Announcement | None = None
     substance: Substance | None = None
+    changes: ApiChanges | None = None  # the public names its diff adds, removes, renames
 
     @property
     def leads(self) -> bool:
@@ -188,7 +190,8 @@ def assess(items: Sequence[Item], components: Sequence[Component]) -> dict[int, 
             if it.is_revert and it.revert_of is not None:
                 text = f"reverts #{it.revert_of}"
             reasons.append({"kind": "revert", "text": text})
-        out[id(it)] = Notability(round(score, 6), reasons, said, sub)
+        changes = window.changes(it.pr) if it.number is not None else None
+        out[id(it)] = Notability(round(score, 6), reasons, said, sub, changes)
     return out
 
 

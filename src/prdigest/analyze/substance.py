@@ -11,79 +11,19 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .. import kinds
 from ..models import PullRequest
+from ..reading.file_roles import FileRole, file_role, is_public
 from .claims import normalize, prose_lines
 from .english import verb_base
 
-CODE, TEST, DOCS, CI, BENCH, BUILD, VENDORED, DATA = (
-    "code", "test", "docs", "ci", "bench", "build", "vendored", "data",
-)  # fmt: skip
 FILE_CAP = 2000  # lines a file counts for at most: beyond, it is a table or generated
 GENERATED_LINES = 10000  # one file changed by this many lines was not written by hand
 USER_SHARE = 0.05  # library code below this share of its lines is incidental (a test refactor)
 USER_LINES = 50  # … unless it is this many lines
-
-_TEST_PART = re.compile(
-    r"(?i)^(?:tests?|testing|unittests?|test_?data|fixtures|__tests__|androidTest|"
-    r"test_utils?)$|[_-]tests?$|^tests?[_-]"
-)
-_TEST_FILE = re.compile(
-    r"(?i)^(?:test_.+|.+_tests?\.\w+|conftest\.py|.+Tests?\.(?:java|kt|swift|mm?|cpp)|"
-    r".+\.(?:test|spec)\.\w+)$"
-)
-_DOCS_PART = frozenset("docs doc documentation tutorials _static".split())
-_DOCS_FILE = re.compile(r"(?i)\.(?:md|rst|ipynb|adoc)$|^(?:readme|changelog|license|notice)")
-_CI_PART = frozenset(".github .ci .circleci .jenkins ci .buildkite .gitlab .devcontainer".split())
-_BENCH_PART = re.compile(r"(?i)^(?:benchmarks?|bench|microbenchmarks?|perf_tests?)$")
-_BENCH_FILE = re.compile(r"(?i)^bench(?:mark)?_.+")
-_BUILD_PART = frozenset("scripts build_tools docker".split())
-_BUILD_FILE = re.compile(
-    r"(?i)^(?:setup\.py|setup\.cfg|pyproject\.toml|cmakelists\.txt|makefile|buck|targets|"
-    r"build(?:\.bazel)?|workspace|module\.bazel|dockerfile|\.gitignore|\.gitattributes|"
-    r"\.pre-commit-config\.yaml|requirements.*\.txt|.+\.cmake|.+\.bzl|.+\.sh|manifest\.in|"
-    r"\.clang-format|\.flake8|tox\.ini|noxfile\.py|mypy\.ini|\.lintrunner\.toml)$"
-)
-_LOCK_FILE = re.compile(
-    r"(?i)(?:\.lock|-lock\.json|\.sum|lock\.ya?ml)$|^(?:poetry|uv|cargo|yarn|pnpm)-?\.?lock"
-)
-_VENDORED_PART = frozenset(
-    "third-party third_party thirdparty vendor vendored external generated _generated".split()
-)
-_GENERATED_FILE = re.compile(
-    r"(?i)(?:_pb2\.pyi?|\.pb\.(?:go|h|cc)|\.min\.(?:js|css)|_generated\.\w+)$"
-)
-_DATA_FILE = re.compile(
-    r"(?i)\.(?:json|csv|tsv|pkl|pickle|pt|pth|pte|bin|npy|npz|onnx|png|jpe?g|gif|svg|ico|"
-    r"wav|mp3|mp4|zip|gz|tar|whl|so|a|dylib|safetensors|tflite|txt)$"
-)
-
-
-@lru_cache(maxsize=65536)
-def file_role(path: str) -> str:
-    """What a file is to the project: code, test, docs, ci, bench, build, vendored or data."""
-    parts = path.split("/")
-    name, dirs = parts[-1], parts[:-1]
-    lowered = [d.lower() for d in dirs]
-    if any(d in _VENDORED_PART for d in lowered) or _GENERATED_FILE.search(name):
-        return VENDORED
-    if any(d in _CI_PART for d in lowered):
-        return CI
-    if any(_TEST_PART.search(d) for d in dirs) or _TEST_FILE.match(name):
-        return TEST
-    if any(_BENCH_PART.match(d) for d in dirs) or _BENCH_FILE.match(name):
-        return BENCH
-    if any(d in _DOCS_PART for d in lowered) or _DOCS_FILE.search(name):
-        return DOCS
-    if _LOCK_FILE.search(name):
-        return BUILD
-    if any(d in _BUILD_PART for d in lowered) or _BUILD_FILE.match(name):
-        return BUILD
-    if _DATA_FILE.search(name):
-        return DATA
-    return CODE
+# what users run: the library, and the examples they copy and run (their flags, their models)
+USER_ROLES = (FileRole.LIBRARY, FileRole.EXAMPLE)
 
 
 # lint, typing, formatting and pins change nothing users see, whatever their size
@@ -106,7 +46,6 @@ _ENABLES = re.compile(
 _DISTRIBUTION = re.compile(r"(?i)\b(?:wheels?|binar(?:y|ies)|packages|installers?)\b")
 _TO_ENABLE = re.compile(r"(?i)\bto (?:allow|enable|support)\b")  # `update X to allow Y`
 _MAX_WHY_WORDS = 24
-_NOT_PUBLIC = frozenset("examples example demos demo samples sample scripts tools apps".split())
 
 
 @dataclass(frozen=True)
@@ -133,8 +72,7 @@ def read_substance(pr: PullRequest, kind: str) -> Substance:
     for change in pr.files:
         changed = (change.additions or 0) + (change.deletions or 0)
         lines = min(changed, FILE_CAP)
-        role = file_role(change.path)
-        if role == CODE and changed < GENERATED_LINES:
+        if file_role(change.path) in USER_ROLES and changed < GENERATED_LINES:
             library += lines
             files += 1
             if "/" in change.path:
@@ -207,7 +145,7 @@ def _package(path: str) -> str:
     package = path.rsplit("/", 1)[0]
     if "/" not in package:
         return ""  # a root package's `__init__` also loads, versions and configures
-    if any(part.startswith("_") or part.lower() in _NOT_PUBLIC for part in package.split("/")):
+    if not is_public(path):
         return ""  # a private package, or examples and scripts no one imports
     return package.replace("/", ".")
 

@@ -68,15 +68,7 @@ def series_homes(items: Sequence[Item]) -> dict[int, str]:
     use the others', where the effort lands; then most of their lines, then the first by
     name). The series is told once, there, with all its parts."""
     pool = [it for it in items if not (it.is_revert or it.reverted or it.is_reland)]
-    roots = stack_groups([it.number for it in pool], [it.stack for it in pool])
-    groups = Groups(len(pool))
-    for i, root in enumerate(roots):
-        groups.join(i, root)
-    marked: dict[tuple[str, str], int] = {}
-    for i, it in enumerate(pool):
-        if it.series:
-            first = marked.setdefault((it.pr.author_email or it.pr.author_name, it.series), i)
-            groups.join(i, first)
+    groups = series_groups(pool)
     builders = _join_builders(pool, groups)
     by_root: dict[int, list[Item]] = {}
     for i, it in enumerate(pool):
@@ -93,6 +85,39 @@ def series_homes(items: Sequence[Item]) -> dict[int, str]:
         for m in members:
             homes[id(m)] = home
     return homes
+
+
+def series_groups(pool: Sequence[Item]) -> Groups:
+    """The PRs of `pool` joined where they say they are one effort: a ghstack list or a
+    stated continuation ("follow-up to #N"), or one author's titles with part markers
+    naming the same series. Shared title words, authors or files are no evidence."""
+    roots = stack_groups([it.number for it in pool], [it.stack for it in pool])
+    groups = Groups(len(pool))
+    for i, root in enumerate(roots):
+        groups.join(i, root)
+    marked: dict[tuple[str, str], int] = {}
+    for i, it in enumerate(pool):
+        if it.series:
+            first = marked.setdefault((it.pr.author_email or it.pr.author_name, it.series), i)
+            groups.join(i, first)
+    return groups
+
+
+def series_keys(items: Sequence[Item]) -> dict[int, str]:
+    """For each PR (by number) of a stated series of two or more PRs landed in the window,
+    the series' key (its first PR's number)."""
+    pool = [it for it in items if it.number is not None and not (it.is_revert or it.reverted)]
+    groups = series_groups(pool)
+    members: dict[int, list[Item]] = {}
+    for i, it in enumerate(pool):
+        members.setdefault(groups.find(i), []).append(it)
+    return {
+        it.number: f"#{group[0].number}"
+        for group in members.values()
+        if len({m.number for m in group}) > 1
+        for it in group
+        if it.number is not None
+    }
 
 
 def _join_builders(pool: Sequence[Item], groups: Groups) -> set[int]:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..models import FileChange
+from .file_roles import is_public
 
 FUNCTION, CLASS, METHOD, FIELD, FLAG, EXPORT, MODULE, ENV = (
     "function", "class", "method", "field", "flag", "export", "module", "environment variable",
@@ -78,12 +79,6 @@ class ApiChanges:
         )
 
 
-_NOT_PUBLIC_DIRS = frozenset(
-    {"test", "tests", "testing", "unittests", "docs", "doc", "benchmarks", "benchmark", "ci",
-     ".ci", ".github", "third-party", "third_party", "scripts", "tools", "examples", "example"}
-)  # fmt: skip
-_FLAG_DIRS = frozenset({"examples", "example"})  # whose flags are public all the same
-_TEST_FILE = re.compile(r"^(?:test_.*|.*_test|conftest|setup)\.pyi?$")
 _PYTHON = (".py", ".pyi")
 
 
@@ -95,19 +90,9 @@ def module_path(path: str) -> str:
 
 
 def _public_file(path: str, *, flags: bool = False) -> bool:
-    if not path.endswith(_PYTHON):
-        return False
-    parts = path.split("/")
-    name = parts[-1]
-    if _TEST_FILE.match(name):
-        return False
-    for part in parts[:-1]:
-        lowered = part.lower()
-        if part.startswith("_") or (
-            lowered in _NOT_PUBLIC_DIRS and not (flags and lowered in _FLAG_DIRS)
-        ):
-            return False
-    return not name.startswith("_") or name in ("__init__.py", "__init__.pyi", "__main__.py")
+    """A Python file whose names users reach (`file_roles.is_public`); with `flags`, an
+    example's too: its command-line flags are what users type."""
+    return path.endswith(_PYTHON) and is_public(path, examples=flags)
 
 
 def _public(name: str) -> bool:
@@ -344,9 +329,7 @@ def _other_code(files: Sequence[FileChange]) -> bool:
 
 
 def _library_dir(path: str) -> bool:
-    return not any(
-        part.startswith("_") or part.lower() in _NOT_PUBLIC_DIRS for part in path.split("/")[:-1]
-    )
+    return is_public(path)
 
 
 def _env_still_read(changes: ApiChanges, files: Sequence[FileChange]) -> ApiChanges:

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field, replace
 
 from ..analyze.announcements import BREAKING, DEPRECATION, Announcement, WindowNames, announce
 from ..analyze.claims import find_claims
-from ..analyze.substance import BENCH, BUILD, CI, CODE, TEST, file_role
 from ..kinds import (
     BC_BREAKING,
     BUG_FIXES,
@@ -34,6 +33,7 @@ from ..kinds import DEPRECATION as DEPRECATION_KIND
 from ..models import Classification, PullRequest
 from ..reading import parse_title
 from ..reading.api_changes import ApiChanges, read_diff
+from ..reading.file_roles import FileRole, file_role, is_public
 from .reverted_in_range import label
 
 # kinds a reading of the body and diff may move to another section
@@ -45,7 +45,7 @@ _DEV_WORDS = re.compile(
     r"typing|lint\w*|ruff|flake8|clang-tidy|pre-commit|github actions?|"
     r"build system|cmake|buck2?|bazel|docker\w*|nightly builds?|wheel builds?|(?:github|ci) workflows?)\b"
 )
-_DEV_ROLES = frozenset({CI, BUILD, TEST, BENCH})
+_DEV_ROLES = frozenset({FileRole.CI, FileRole.BUILD, FileRole.TEST, FileRole.BENCH, FileRole.TOOL})
 # a measured speed-up: "2.3x faster", "30% speedup", "reduces latency by 20%"
 _SPEEDUP = re.compile(
     r"(?i)\b(?:speed[- ]?ups?|faster|latency|throughput|tokens?/s|tok/s|it/s|qps|"
@@ -183,16 +183,9 @@ def deleted_library(pr: PullRequest) -> list[str]:
     title = parse_title(pr.title).clean.strip()
     if pr.number is None or not _REMOVAL_TITLE.match(title) or _IDLE.search(title):
         return []
-    files = [f for f in pr.files if file_role(f.path) == CODE and _public_path(f.path)]
+    files = [f for f in pr.files if is_public(f.path)]
     deleted = sum(f.deletions or 0 for f in files)
     added = sum(f.additions or 0 for f in files)
     if deleted < _MIN_DELETED or added > deleted * _ADDED_SHARE:
         return []
     return [f.path for f in files if (f.deletions or 0) > 0 and not (f.additions or 0)]
-
-
-def _public_path(path: str) -> bool:
-    parts = path.split("/")
-    return not any(p.startswith("_") and p not in ("__init__.py",) for p in parts) and not any(
-        p in ("examples", "example", "scripts", "tools") for p in parts[:-1]
-    )

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from ..analyze.announcements import WindowNames
 from ..analyze.families import family_of
 from ..analyze.notability import standalone_score
-from ..analyze.substance import CODE, file_role
 from ..classify.rule_tables import normalize_kind, normalize_name
 from ..errors import ConfigError
 from ..kinds import (
@@ -27,6 +26,7 @@ from ..kinds import (
     SECTIONS,
 )
 from ..models import Classification, PullRequest
+from ..reading.file_roles import FileRole, file_role
 from .breaking import details, window_of
 from .release_context import (
     BreakingDetails,
@@ -495,7 +495,7 @@ def stage_of(members: Sequence[PullRequest]) -> str:
     inside = outside = 0
     for pr in members:
         for change in pr.files:
-            if file_role(change.path) != CODE:
+            if file_role(change.path) is not FileRole.LIBRARY:
                 continue
             lines = (change.additions or 0) + (change.deletions or 0)
             parts = {part.lower() for part in change.path.split("/")[:-1]}

@@ -15,9 +15,10 @@ from dataclasses import replace
 from ..analyze.context_types import DigestContext
 from ..errors import TemplateError
 from ..render.markdown import plain
+from .brief_digest import composed_digest
 from .digest_blocks import Ledger, closing, empty, people, reverts, trends
 from .digest_document import Digest, to_markdown
-from .digest_verifier import check_digest
+from .digest_verifier import check_digest, own_texts
 from .news import callout
 from .sections import MIN_SECTION, citation_budget, shown_plan
 from .sections import sections as area_sections
@@ -30,6 +31,8 @@ def deterministic_digest(context: DigestContext) -> Digest:
     """The digest of the context, checked by the verifier both writers share."""
     if context.counts.prs == 0:
         digest = empty(context)
+    elif context.plan is not None:
+        digest = composed_digest(context, context.plan)
     else:
         ledger = Ledger(context)
         # The sections spend the citation budget; the news above them is told beside it.
@@ -50,7 +53,11 @@ def deterministic_digest(context: DigestContext) -> Digest:
             table=tuple(table),
         )
     digest = replace(digest, closing=closing(digest, context))
-    problems = check_digest(digest, context.repo, context.prs)
+    texts = {
+        n: (*own, *context.briefs[n].figures) if n in context.briefs else own
+        for n, own in own_texts(context.prs).items()
+    }
+    problems = check_digest(digest, context.repo, context.prs, texts)
     if problems:
         raise TemplateError(
             f"the digest failed its check: {problems[0]}", "report this as a bug in prdigest"

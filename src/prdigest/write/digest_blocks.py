@@ -260,7 +260,7 @@ def closing(digest: Digest, context: DigestContext) -> str:
     lines = list(digest.lines())
     citations = [n for line in lines for n in line.cites]
     figures = sum(len(line.figures) for line in lines)
-    checked = f"All {plural(len(citations), 'citation')} and {plural(figures, 'figure')} checked against the PRs of the window."
+    checked = f"<!-- All {plural(len(citations), 'citation')} and {plural(figures, 'figure')} checked against the PRs of the window. -->"
     if all(context.prs[n].url for n in citations):
         return checked
     return (

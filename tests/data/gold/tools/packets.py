@@ -30,10 +30,11 @@ def week_bounds(week: str) -> tuple[dt.datetime, dt.datetime]:
     return start, start + dt.timedelta(days=7)
 
 
-def week_records(data: Path, repo: str, week: str) -> list[dict]:
+def week_records(data: Path, repo: str, week: str, patches: dict[str, Path] | None = None) -> list[dict]:
     start, end = week_bounds(week)
     by_number: dict[int, dict] = {}
-    with gzip.open(data / PATCH_FILES[repo], "rt", encoding="utf-8") as lines:
+    source = (patches or {}).get(repo) or data / PATCH_FILES[repo]
+    with gzip.open(source, "rt", encoding="utf-8") as lines:
         for line in lines:
             record = json.loads(line)
             landed = dt.datetime.fromisoformat(record["committed_at"].replace("Z", "+00:00"))
@@ -71,12 +72,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--patches",
+        action="append",
+        default=[],
+        metavar="OWNER/NAME=FILE",
+        help="a repository's patch file made with ../shared/data/tools (fetched repositories)",
+    )
     parser.add_argument("weeks", nargs="+", help="OWNER/NAME:YYYY-Www")
     args = parser.parse_args()
+    patches = {k: Path(v) for k, v in (spec.split("=", 1) for spec in args.patches)}
     args.out.mkdir(parents=True, exist_ok=True)
     for spec in args.weeks:
         repo, week = spec.split(":")
-        records = week_records(args.data, repo, week)
+        records = week_records(args.data, repo, week, patches)
         stem = f"{repo.split('/')[1]}-{week}"
         head = f"# {repo}, {week}: {len(records)} PRs\n\n"
         for suffix, chars in (("", DIFF_CHARS), (".full", None)):

@@ -1,0 +1,311 @@
+"""The digest's plan, made from the window's briefs: what leads Key Takeaways, how the
+told changes group, which PRs each bullet tells and which are counted but not told.
+
+- **Lead**: every release of the window, then breaking changes and deprecations, then the
+  strongest user-facing changes, at most `LEAD_SIZE` in all. A change reverted in the
+  window, and a revert, never lead and are never told as news.
+- **Grouping by meaning**: a week of up to `KIND_WEEK` PRs groups by kind of change
+  (breaking, new, improved, faster, fixed), a larger one by component, sections ordered by
+  the importance of what they tell, not by how many PRs they hold.
+- **Selection**: the told changes are the most notable user-facing ones, within a
+  budget that grows with the window (`bullet_budget`): a week of 10 PRs is read in a
+  minute. A series, or PRs of one subject in one section, is one bullet. Breaking changes
+  and deprecations are always told.
+- **What is not told** is counted in the closing line, by what it is (tests, CI, docs,
+  dependency updates, other changes), never listed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .. import kinds
+from ..models import PullRequest
+from ..reading.file_roles import FileRole, file_role
+from .brief_types import AnnouncementKind, Brief, Status
+
+LEAD_SIZE = 3
+KIND_WEEK = 60  # PRs: up to this, sections by kind of change; beyond, by component
+MAX_PER_SECTION = 5
+
+
+class Grouping(StrEnum):
+    KINDS = "kinds"
+    COMPONENTS = "components"
+
+
+class SectionKind(StrEnum):
+    """The sections of a week grouped by kind of change, in their order."""
+
+    RELEASES = "releases"
+    BREAKING = "breaking"
+    DEPRECATIONS = "deprecations"
+    NEW = "new"
+    IMPROVED = "improved"
+    FASTER = "faster"
+    FIXED = "fixed"
+    DOCS = "docs"
+    COMPONENT = "component"  # a component's section, in a week grouped by component
+    OTHER = "other"  # the told changes of components with one each
+
+
+HEADINGS: dict[SectionKind, str] = {
+    SectionKind.RELEASES: "Releases",
+    SectionKind.BREAKING: "Breaking changes",
+    SectionKind.DEPRECATIONS: "Deprecations",
+    SectionKind.NEW: "New features",
+    SectionKind.IMPROVED: "Improvements",
+    SectionKind.FASTER: "Performance",
+    SectionKind.FIXED: "Bug fixes",
+    SectionKind.DOCS: "Documentation",
+    SectionKind.OTHER: "Other changes",
+}
+_BY_KIND: dict[str, SectionKind] = {
+    kinds.BC_BREAKING: SectionKind.BREAKING,
+    kinds.DEPRECATION: SectionKind.DEPRECATIONS,
+    kinds.NEW_FEATURES: SectionKind.NEW,
+    kinds.IMPROVEMENTS: SectionKind.IMPROVED,
+    kinds.PERFORMANCE: SectionKind.FASTER,
+    kinds.BUG_FIXES: SectionKind.FIXED,
+    kinds.DOCS: SectionKind.DOCS,
+    kinds.DEVS: SectionKind.IMPROVED,
+    kinds.NOT_USER_FACING: SectionKind.IMPROVED,
+}
+_ORDER = tuple(SectionKind)
+
+
+class Untold(StrEnum):
+    """What the changes not told are, for the closing line."""
+
+    TESTS = "tests"
+    CI = "CI and build"
+    DOCS = "docs"
+    DEPENDENCIES = "dependency updates"
+    REVERTS = "reverts"
+    OTHER = "smaller changes"
+
+
+_BUMP = re.compile(
+    r"(?i)^(?:\S+\(deps[^)]*\):\s*|\[?deps?\]?:?\s*)?(?:bump|update|upgrade|pin)s?\s+\S+.*\bfrom\s+\S+\s+to\s+\S+"
+    r"|^(?:chore|build)\(deps[^)]*\)|\bdependabot\b|^update (?:\S+ )?dependencies|lock ?file"
+)
+_BUILD_ROLES = frozenset({FileRole.CI, FileRole.BUILD, FileRole.TOOL})
+
+
+def untold_kind(pr: PullRequest) -> Untold:
+    """What a PR is, should the digest not tell it: a dependency update, tests, CI and
+    build, docs, or another change."""
+    roles = {file_role(f.path) for f in pr.files}
+    if _BUMP.search(pr.title):
+        return Untold.DEPENDENCIES
+    if roles and roles <= {FileRole.TEST, FileRole.BENCH}:
+        return Untold.TESTS
+    if roles and roles <= _BUILD_ROLES | {FileRole.TEST}:
+        return Untold.CI
+    if roles and roles <= {FileRole.DOCS, FileRole.EXAMPLE}:
+        return Untold.DOCS
+    return Untold.OTHER
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A bullet: the PRs it tells (the first leads it) under one name."""
+
+    name: str
+    prs: tuple[int, ...]
+    series: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedSection:
+    heading: str
+    kind: SectionKind
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DigestPlan:
+    grouping: Grouping
+    lead: tuple[int, ...]
+    sections: tuple[PlannedSection, ...]
+    untold: tuple[tuple[Untold, tuple[int, ...]], ...]  # what is counted, not told
+    top_components: tuple[str, ...]  # where most of the window's work went
+
+    @property
+    def told(self) -> tuple[int, ...]:
+        return tuple(n for s in self.sections for e in s.entries for n in e.prs)
+
+
+def bullet_budget(prs: int) -> int:
+    """How many bullets a window of `prs` PRs gets: about 6 for 10 PRs, 10 for 40, 14
+    for 170, 22 for 550 (the digest stays under ~250, 450 and 700 words)."""
+    if prs <= 0:
+        return 0
+    return max(2, min(24, round(2.2 + 2.9 * math.log(prs) - (1.5 if prs > 100 else 0.0))))
+
+
+def plan_digest(
+    briefs: Mapping[int, Brief],
+    untold_kind: Mapping[int, Untold],
+    series_of: Mapping[int, str] | None = None,
+) -> DigestPlan:
+    """The plan of a window's digest. `untold_kind`: what each PR is, should it not be
+    told (tests, CI, docs, …); `series_of`: the series key of each PR in one."""
+    series_of = series_of or {}
+    order = sorted(briefs.values(), key=lambda b: (-_weight(b), b.number))
+    news = [b for b in order if b.news]
+    lead = _lead(news)
+    budget = bullet_budget(len(briefs))
+    grouping = Grouping.KINDS if len(briefs) <= KIND_WEEK else Grouping.COMPONENTS
+    entries = _entries(news, series_of, budget)
+    told = {n for e in entries for n in e.prs}
+    sections = _sections(entries, briefs, grouping)
+    untold: dict[Untold, list[int]] = defaultdict(list)
+    for b in sorted(briefs.values(), key=lambda b: b.number):
+        if b.number not in told:
+            kind = Untold.REVERTS if b.status in (Status.REVERT, Status.REVERTED) else None
+            untold[kind or untold_kind.get(b.number, Untold.OTHER)].append(b.number)
+    components = Counter(b.component for b in briefs.values() if b.user_facing)
+    return DigestPlan(
+        grouping=grouping,
+        lead=lead,
+        sections=sections,
+        untold=tuple((k, tuple(untold[k])) for k in Untold if untold.get(k)),
+        top_components=tuple(c for c, _ in components.most_common(3)),
+    )
+
+
+def _weight(b: Brief) -> float:
+    """How strongly a brief asks to be told: its notability, and more for what users must
+    act on (a release, a break, a deprecation) or can use (new public names)."""
+    weight = b.score
+    if b.release:
+        weight += 20.0
+    if b.announced in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION):
+        weight += 8.0
+    if b.surface.added and b.user_facing:
+        weight += 1.0
+    if b.why:
+        weight += 0.5  # a change that says why reads as news, not a title
+    if not b.user_facing and not b.release:
+        weight -= 6.0
+    return weight
+
+
+def _lead(news: Sequence[Brief]) -> tuple[int, ...]:
+    releases = [b.number for b in news if b.release]
+    announced = [
+        b.number
+        for b in news
+        if b.announced in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
+        and not b.release
+    ]
+    rest = [b.number for b in news if b.user_facing and b.number not in releases + announced]
+    return tuple((releases + announced[:2] + rest)[:LEAD_SIZE])
+
+
+def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -> list[Entry]:
+    """The bullets: the strongest changes first, a series as one bullet, every break and
+    deprecation whatever the budget."""
+    out: list[Entry] = []
+    taken: set[int] = set()
+    by_series: dict[str, list[Brief]] = defaultdict(list)
+    for b in news:
+        key = series_of.get(b.number, "")
+        if key:
+            by_series[key].append(b)
+    for b in news:
+        if b.number in taken:
+            continue
+        must = b.release or b.announced in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
+        if len(out) >= budget and not must:
+            continue
+        if not must and not b.user_facing:
+            continue
+        members = (
+            by_series.get(series_of.get(b.number, ""), [b]) if series_of.get(b.number) else [b]
+        )
+        members = [m for m in members if m.number not in taken]
+        out.append(Entry(b.subject, tuple(m.number for m in members), len(members) > 1))
+        taken.update(m.number for m in members)
+    return out
+
+
+def _sections(
+    entries: Sequence[Entry], briefs: Mapping[int, Brief], grouping: Grouping
+) -> tuple[PlannedSection, ...]:
+    groups: dict[tuple[SectionKind, str], list[Entry]] = defaultdict(list)
+    for entry in entries:
+        lead = briefs[entry.prs[0]]
+        if grouping is Grouping.KINDS or lead.release:
+            key = (_section_kind(lead), "")
+        else:
+            key = (SectionKind.COMPONENT, lead.component)
+        groups[key].append(entry)
+    if grouping is Grouping.COMPONENTS:
+        groups = _fold_singles(groups)
+    rank = {key: i for i, key in enumerate(groups)}  # first told = most important
+    keys = sorted(
+        groups,
+        key=lambda k: (_ORDER.index(k[0]) if k[0] is not SectionKind.COMPONENT else 3.5, rank[k]),
+    )
+    if grouping is Grouping.COMPONENTS:
+        keys = sorted(
+            keys,
+            key=lambda k: (
+                k[0] is SectionKind.OTHER,
+                _ORDER.index(k[0]) if k[0] in (SectionKind.RELEASES, SectionKind.BREAKING) else 9,
+                rank[k],
+            ),
+        )
+    return tuple(
+        PlannedSection(component or HEADINGS[kind], kind, tuple(_merged(groups[(kind, component)])))
+        for kind, component in keys
+    )
+
+
+def _section_kind(b: Brief) -> SectionKind:
+    if b.release:
+        return SectionKind.RELEASES
+    if b.announced is AnnouncementKind.BREAKING:
+        return SectionKind.BREAKING
+    if b.announced is AnnouncementKind.DEPRECATION:
+        return SectionKind.DEPRECATIONS
+    return _BY_KIND.get(b.kind, SectionKind.IMPROVED)
+
+
+def _fold_singles(
+    groups: dict[tuple[SectionKind, str], list[Entry]],
+) -> dict[tuple[SectionKind, str], list[Entry]]:
+    """A component with one told change is no section: such changes share one, last."""
+    out: dict[tuple[SectionKind, str], list[Entry]] = {}
+    other: list[Entry] = []
+    for key, entries in groups.items():
+        if key[0] is SectionKind.COMPONENT and len(entries) < 2:
+            other.extend(entries)
+        else:
+            out[key] = entries
+    if other:
+        out[(SectionKind.OTHER, "")] = other
+    return out
+
+
+def _merged(entries: Sequence[Entry]) -> list[Entry]:
+    """Entries of one section under one name become one bullet (its sub-bullets), at most
+    MAX_PER_SECTION bullets a section (what is left is merged into the last ones' names)."""
+    by_name: dict[str, list[Entry]] = {}
+    for entry in entries:
+        key = entry.name.lower().strip("`") if entry.name else f"#{entry.prs[0]}"
+        by_name.setdefault(key, []).append(entry)
+    out: list[Entry] = []
+    for group in by_name.values():
+        if len(group) == 1:
+            out.append(group[0])
+        else:
+            out.append(Entry(group[0].name, tuple(n for e in group for n in e.prs), False))
+    return out

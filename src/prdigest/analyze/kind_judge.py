@@ -1,0 +1,111 @@
+"""One judgment of a PR's kind, for the digest and the release notes alike, with the
+evidence it rests on. Evidence is weighed in a fixed order, written down as data
+(`EVIDENCE_ORDER`): a label beats what the diff shows, the diff beats what the body says,
+the body beats the title's words (which the classifier read).
+
+- label: a kind the classifier read from a GitHub label stands.
+- diff: public names removed or renamed (a break), deprecation warnings added, library
+  code untouched (docs only → docs; tests, CI, build only → not user-facing), library code
+  changed under a title that calls the work developers' or internal.
+- body: the PR says it breaks or deprecates something, or states a measured speed-up.
+- title: the classifier's kind from the title's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .. import kinds
+from .brief_types import EVIDENCE_ORDER, AnnouncementKind, Evidence, KindJudgment
+
+_SPEED = re.compile(
+    r"(?i)\b(?:fast\w*|speed\s?ups?|speeds? up|latency|throughput|slow\w*|\d+(?:\.\d+)?\s?x\b)"
+)
+_QUIET_KINDS = (kinds.NOT_USER_FACING, kinds.DEVS, kinds.DOCS)
+LIBRARY_LINES = 50  # library code of this size is work users get, whatever the title says
+
+
+@dataclass(frozen=True, slots=True)
+class KindEvidence:
+    """What `judge_kind` weighs, read once per PR (`pr_reading`)."""
+
+    classified: str  # the classifier's kind
+    classified_by: str  # its rule (`…/label`, `…/wording`, `model:…`)
+    announced: AnnouncementKind
+    announced_from: Evidence  # where the announcement was read (diff, body or title)
+    announced_why: str
+    library_lines: int
+    only_docs: bool  # every file it changes is documentation
+    no_library: bool  # it changes files, none of them library code
+    claims: tuple[str, ...]
+
+
+def judge_kind(evidence: KindEvidence) -> KindJudgment:
+    """The kind, from the strongest evidence at hand."""
+    for source in EVIDENCE_ORDER:
+        found = _READERS[source](evidence)
+        if found is not None:
+            return found
+    return KindJudgment(evidence.classified, Evidence.TITLE, f"title ({evidence.classified_by})")
+
+
+def _label(e: KindEvidence) -> KindJudgment | None:
+    if e.classified_by.endswith("/label"):
+        return KindJudgment(e.classified, Evidence.LABEL, f"labelled ({e.classified_by})")
+    return None
+
+
+def _diff(e: KindEvidence) -> KindJudgment | None:
+    if e.announced_from is Evidence.DIFF:
+        said = _ANNOUNCED_KIND.get(e.announced)
+        if said is not None:
+            return KindJudgment(said, Evidence.DIFF, e.announced_why)
+    if e.only_docs:
+        return KindJudgment(kinds.DOCS, Evidence.DIFF, "changes documentation only")
+    if e.no_library and e.classified not in _QUIET_KINDS:
+        return KindJudgment(
+            kinds.NOT_USER_FACING, Evidence.DIFF, "changes no library code (tests, CI, build)"
+        )
+    if (
+        e.classified in _QUIET_KINDS
+        and e.library_lines >= LIBRARY_LINES
+        and e.classified != kinds.DOCS
+    ):
+        return KindJudgment(
+            kinds.IMPROVEMENTS, Evidence.DIFF, f"changes library code ({e.library_lines} lines)"
+        )
+    return None
+
+
+def _body(e: KindEvidence) -> KindJudgment | None:
+    if e.announced_from is Evidence.BODY:
+        said = _ANNOUNCED_KIND.get(e.announced)
+        if said is not None:
+            return KindJudgment(said, Evidence.BODY, e.announced_why)
+    speed = next((c for c in e.claims if _SPEED.search(c)), "")
+    if speed and e.classified in (kinds.IMPROVEMENTS, kinds.NEW_FEATURES, kinds.BUG_FIXES):
+        return KindJudgment(kinds.PERFORMANCE, Evidence.BODY, f"states “{speed}”")
+    return None
+
+
+def _title(e: KindEvidence) -> KindJudgment | None:
+    if e.announced_from is Evidence.TITLE:
+        said = _ANNOUNCED_KIND.get(e.announced)
+        if said is not None:
+            return KindJudgment(said, Evidence.TITLE, e.announced_why)
+    return None
+
+
+_ANNOUNCED_KIND = {
+    AnnouncementKind.BREAKING: kinds.BC_BREAKING,
+    AnnouncementKind.DEPRECATION: kinds.DEPRECATION,
+}
+# what each kind of evidence says of the kind, read in EVIDENCE_ORDER
+_READERS: dict[Evidence, Callable[[KindEvidence], KindJudgment | None]] = {
+    Evidence.LABEL: _label,
+    Evidence.DIFF: _diff,
+    Evidence.BODY: _body,
+    Evidence.TITLE: _title,
+}

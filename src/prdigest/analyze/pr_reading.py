@@ -1,0 +1,119 @@
+"""One reading of a PR: the evidence every stage judges it by, computed once per PR and
+handed on (briefs, the digest's plan, the release notes). Its files' roles
+(`reading.file_roles`), the lines that reach users, the public names it adds, removes
+and renames (`reading.api_changes`), what it announces (`announcements`), the results it
+states (`claims`), the version it releases, and its kind judged from all of it
+(`kind_judge`). `content_key` names what was read: a brief made for one content is
+valid for any window that holds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from ..models import PullRequest
+from ..reading.api_changes import ApiChanges, read_diff
+from ..reading.file_roles import FileRole, file_role
+from ..reading.releases import released_version
+from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement
+from .brief_types import AnnouncementKind, Evidence, KindJudgment, Surface
+from .items import Item
+from .kind_judge import KindEvidence, judge_kind
+from .notability import Notability
+
+_ANNOUNCED = {
+    BREAKING: AnnouncementKind.BREAKING,
+    DEPRECATION: AnnouncementKind.DEPRECATION,
+    DEFAULT: AnnouncementKind.DEFAULT,
+}
+_FROM_DIFF = frozenset(
+    {"adds a deprecation warning", "removes what its deprecation warned of",
+     "removes or renames a public option", "removes or renames a public API",
+     "replaces a public API"}
+)  # fmt: skip
+MAX_SURFACE = 8  # names a brief keeps of each list
+
+
+@dataclass(frozen=True, slots=True)
+class PRReading:
+    number: int | None
+    content_key: str
+    claims: tuple[str, ...]
+    user_facing: bool
+    announced: AnnouncementKind
+    migration: str
+    surface: Surface
+    release: str
+    kind: KindJudgment
+
+
+def read_pr(it: Item, note: Notability) -> PRReading:
+    """The reading of one landed PR, from what the analysis already read of it."""
+    pr = it.pr
+    said = note.announcement
+    sub = note.substance
+    changes = note.changes or read_diff(pr.files, pr.body, pr.title)
+    roles = [file_role(f.path) for f in pr.files]
+    announced = _ANNOUNCED[said.kind] if said is not None else AnnouncementKind.NOTHING
+    evidence = KindEvidence(
+        classified=it.cls.kind,
+        classified_by=it.cls.kind_rule,
+        announced=announced,
+        announced_from=_announced_from(said, changes),
+        announced_why=said.why if said is not None else "",
+        library_lines=sub.library_lines if sub is not None else 0,
+        only_docs=bool(roles) and all(r is FileRole.DOCS for r in roles),
+        no_library=bool(roles)
+        and not any(r in (FileRole.LIBRARY, FileRole.EXAMPLE) for r in roles),
+        claims=tuple(it.claims),
+    )
+    return PRReading(
+        number=it.number,
+        content_key=content_key(pr),
+        claims=tuple(it.claims),
+        user_facing=sub.user_facing if sub is not None else True,
+        announced=announced,
+        migration=said.hint if said is not None else "",
+        surface=_surface(changes),
+        release=released_version(pr),
+        kind=judge_kind(evidence),
+    )
+
+
+def _announced_from(said: Announcement | None, changes: ApiChanges) -> Evidence:
+    if said is None:
+        return Evidence.TITLE
+    if said.why.startswith("labelled"):
+        return Evidence.LABEL
+    if (
+        said.why in _FROM_DIFF
+        or said.why.startswith("removes `")
+        or (changes.read_from == "diff" and (said.removed or said.renamed))
+    ):
+        return Evidence.DIFF
+    if changes.read_from == "body" and (said.removed or said.renamed):
+        return Evidence.BODY
+    return Evidence.TITLE
+
+
+def _surface(changes: ApiChanges) -> Surface:
+    return Surface(
+        added=tuple(dict.fromkeys(n.name for n in changes.added))[:MAX_SURFACE],
+        removed=tuple(dict.fromkeys(n.name for n in changes.removed))[:MAX_SURFACE],
+        renamed=tuple((old.name, new.name) for old, new in changes.renamed)[:MAX_SURFACE],
+    )
+
+
+def content_key(pr: PullRequest) -> str:
+    """A digest of everything a brief is read from: title, body, labels and each file's
+    path, line counts and diff. The same content gives the same key in any window."""
+    digest = hashlib.sha256()
+    for part in (pr.title, pr.body or "", "\x1f".join(pr.labels)):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\x1e")
+    for f in pr.files:
+        digest.update(f"{f.path}\x1f{f.old_path}\x1f{f.additions}\x1f{f.deletions}\x1f".encode())
+        digest.update((f.patch or "").encode("utf-8", "surrogatepass"))
+        digest.update(b"\x1e")
+    return digest.hexdigest()[:32]

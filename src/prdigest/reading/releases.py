@@ -1,0 +1,59 @@
+"""Whether a PR releases the project, and which version: a release is news that leads a
+digest ("v2.12.0 released"), never a tail item ("Version (2 PRs): Prepare release").
+
+A PR releases version V when its title says so ("Release 2.12.0", "Prepare release
+v2.12.0", "chore(release): 2.12.0", "Bump version to 2.12.0", "Changelog for 1.20.1",
+"v1.0") or, with a title that speaks of a release or a version without naming one, when
+its diff sets V in a version file (`version = "2.12.0"`, `__version__`, `"version":`).
+Development versions (`1.1.0.dev0`, `2.0.0-dev`) are the work after a release, not one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..models import PullRequest
+
+_VERSION = r"v?(?P<version>\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:rc|a|b|alpha|beta|post)\.?\d*)?)"
+_TITLE = re.compile(
+    rf"(?i)^(?:\[[^\]]*\]\s*)*(?:chore\(release\):?\s*|release:?\s*|releasing\s+|"
+    rf"prepare(?:s|d)?\s+(?:for\s+)?(?:the\s+)?(?:release\s+(?:of\s+)?)?|cut\s+(?:release\s+)?|"
+    rf"bump(?:s|ed)?\s+(?:the\s+)?(?:package\s+)?version\s+(?:to\s+)?|version\s+bump\s+(?:to\s+)?|"
+    rf"(?:add\s+)?(?:the\s+)?(?:changelog|release notes?)\s+(?:for\s+)?|\S+\s+)?"
+    rf"{_VERSION}(?:\s+release(?:d)?)?\s*$"
+)
+_SPEAKS = re.compile(r"(?i)\b(?:release|releasing|changelog|version bump|bump (?:the )?version)\b")
+_SET_VERSION = re.compile(
+    rf"""(?m)^\+\s*(?:__version__|version|VERSION|"version")\s*[:=]\s*["']{_VERSION}["']"""
+)
+_DEV = re.compile(r"(?i)dev|\.post\d|snapshot")
+_NOT_RELEASE = re.compile(
+    r"(?i)\b(?:bump|update|upgrade|pin)\s+(?!(?:the\s+)?(?:package\s+)?version\b)\S"
+)
+
+
+def released_version(pr: PullRequest) -> str:
+    """The version this PR releases, or ""."""
+    title = pr.title.strip().rstrip(".")
+    if _NOT_RELEASE.search(title) and not _SPEAKS.search(title):
+        return ""  # `Bump aiohttp from 3.13.3 to 3.13.4`: a dependency's version
+    found = _TITLE.match(title)
+    version = found.group("version") if found else ""
+    if found and not _SPEAKS.search(title) and not _sets_version(pr, version):
+        # a bare `2.12.0` or `mypy 1.20.1`: a release only if the diff sets it
+        version = ""
+    if not version and _SPEAKS.search(title):
+        version = _version_set(pr)
+    return "" if not version or _DEV.search(version) else version.lstrip("v")
+
+
+def _version_set(pr: PullRequest) -> str:
+    for change in pr.files:
+        match = _SET_VERSION.search(change.patch or "")
+        if match:
+            return match.group("version")
+    return ""
+
+
+def _sets_version(pr: PullRequest, version: str) -> bool:
+    return bool(version) and _version_set(pr).lstrip("v") == version.lstrip("v")
