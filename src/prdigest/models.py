@@ -132,3 +132,16 @@ class CachedReply:
     prompt_tokens: int
     completion_tokens: int
     exact_usage: bool  # True when the server reported `usage`
+
+
+@dataclass(frozen=True, slots=True)
+class BriefText:
+    """The words of a PR's brief, as made once for its content and stored: `what` it does
+    (a sentence without its closing stop, Markdown inline), `why` (its stated reason or
+    result, or ""), where each was read, and who wrote them."""
+
+    what: str
+    why: str = ""
+    what_from: str = "title"  # users | summary | title | model
+    why_from: str = ""  # result | motivation | reason | failure | model, or ""
+    writer: str = "deterministic"  # `deterministic@N` or `model:<name>@<prompt version>`

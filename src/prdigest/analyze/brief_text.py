@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 
-from ..models import PullRequest
+from ..models import BriefText, PullRequest
 from ..reading import CleanTitle
 from ..reading.pr_body import PRBody, Role, is_bot_body, read_body
 from .english import as_clause, sentence_case
@@ -48,17 +47,9 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _REFERENCE = re.compile(r"#\d+|\b(?:review|feedback|comments?|follow[- ]?up|nits?)\b", re.I)
 _ABOUT_TESTS = re.compile(r"(?i)\b(?:unit ?tests?|tests?|testing|test cases?|CI)\b")
 MAX_WHY_WORDS = 30
-
-
-@dataclass(frozen=True, slots=True)
-class BriefText:
-    """The sentences of a brief, as stored (keyed by the PR's content)."""
-
-    what: str  # a sentence without its closing stop; Markdown inline (author's code spans)
-    why: str = ""  # the PR's stated reason or result, a sentence, or ""
-    what_from: str = "title"  # users | summary | title: where `what` was read
-    why_from: str = ""  # result | motivation | reason | failure, or ""
-    writer: str = "deterministic"  # or `model:<name>` when a model wrote it
+# who made the words of a brief, and by which rules: a change of the rules that changes
+# what they write takes a new number, so briefs stored by the old rules are made anew
+WRITER = "deterministic@1"
 
 
 def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ()) -> BriefText:
@@ -71,7 +62,7 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
     what, source = _what(read, clean.text, title_clause)
     what = spelled_as_code(what, pr)
     why, why_from = _why(read, what, clean.text, claims)
-    return BriefText(what, spelled_as_code(why, pr) if why else "", source, why_from)
+    return BriefText(what, spelled_as_code(why, pr) if why else "", source, why_from, WRITER)
 
 
 def _what(body: PRBody, title: str, title_clause: str) -> tuple[str, str]:

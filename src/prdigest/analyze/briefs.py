@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ..models import PullRequest
+from ..models import BriefText, PullRequest
 from ..reading import clean_title, comparable, normalize_tag, parse_title
 from ..reading.file_roles import is_library
 from ..reading.patterns import COLON_PREFIX
 from ..reading.spelling import Spelling
 from ..reading.titles import CONVENTIONAL_TYPES
-from .brief_text import BriefText, brief_text
+from .brief_text import brief_text
 from .brief_types import Brief, Status, Surface
 from .items import STOP_TAGS, Item
 from .notability import Notability

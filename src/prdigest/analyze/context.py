@@ -9,10 +9,9 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
-from ..models import Classification, PullRequest, links_to_github, pr_url
+from ..models import BriefText, Classification, PullRequest, links_to_github, pr_url
 from ..reading.spelling import Spelling
 from ..timeutil import Window, to_iso
-from .brief_text import BriefText
 from .briefs import make_briefs
 from .components import history_order, new_components
 from .context_types import (

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..classify.weekly import AREA_BASIS
 from ..config import Config
 from ..errors import ConfigError, ReadOnlyStoreError, SourceError
-from ..models import Classification, PullRequest, Report
+from ..models import BriefText, Classification, PullRequest, Report
 from ..reading import abbreviated_reverts
 from ..reporting import Reporter, SilentReporter
 from ..store import Store
@@ -147,6 +147,8 @@ def build_digest_context(
 ) -> DigestContext:
     """The digest context of a window; `loaded`: the window as read already."""
     from ..analyze import build_context
+    from ..analyze.brief_text import WRITER
+    from ..analyze.pr_reading import content_key
 
     loaded = loaded or store.window(repo, window, count_mode)
     spelling = store.title_spelling(repo, window)
@@ -155,7 +157,9 @@ def build_digest_context(
     )
     descriptions = {name: profile.area_description(name) for name in profile.area_names()}
     prs = [pr for pr, _ in pairs]
-    return build_context(
+    stored = store.brief_texts([content_key(pr) for pr in prs if pr.number is not None], WRITER)
+    made: dict[str, BriefText] = {}
+    context = build_context(
         repo,
         window,
         pairs,
@@ -164,7 +168,14 @@ def build_digest_context(
         history=window_history(store, repo, window, prs, spelling, loaded),
         count_mode=count_mode,
         merged_and_opened=loaded.merged_and_opened,
+        stored_texts=stored,
+        made_texts=made,
     )
+    try:
+        store.save_brief_texts(made)
+    except ReadOnlyStoreError:
+        pass  # made again next time: the digest needs none of them stored
+    return context
 
 
 def classified_with(store: Store, pr: PullRequest, profile: Profile) -> list[PullRequest]:

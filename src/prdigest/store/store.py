@@ -4,6 +4,7 @@ on `StoreCore` (core.py); this class puts them together."""
 
 from __future__ import annotations
 
+from .briefs import BriefTables
 from .classifications import ClassificationTables
 from .github_store import GitHubTables
 from .identities import IdentityTables
@@ -27,5 +28,6 @@ class Store(
     PathHistory,
     StatusViews,
     ReplyCacheTable,
+    BriefTables,
 ):
     """Every table's reads and writes on one connection."""
