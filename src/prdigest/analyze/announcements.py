@@ -37,7 +37,7 @@ from ..reading.api_changes import (
     ApiName,
     read_diff,
 )
-from ..reading.file_roles import is_library
+from ..reading.file_roles import FileRole, file_role, is_library
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
 
 BREAKING, DEPRECATION, DEFAULT = "breaking", "deprecation", "default"
@@ -99,9 +99,7 @@ _REPAIR = re.compile(
     r"silenc\w*|migrat\w*|handl\w*|adapt\w*|stop\w*|clean\w*|instead|address\w*|resolv\w*|"
     r"workaround|work around|due to|because of|in response)\b"
 )
-_IDLE = re.compile(
-    r"(?i)\b(?:unused|no longer (?:used|needed)|dead|redundant|duplicated?|stale|leftover|empty)\b"
-)
+_IDLE = re.compile(r"(?i)\b(?:unused|no longer (?:used|needed)|dead|stale|leftover|empty)\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:[,;]|\s-\s|\band\b(?=\s+\w+\s))\s*")
 
 _TAGGED_BREAK = re.compile(
@@ -109,7 +107,9 @@ _TAGGED_BREAK = re.compile(
 )
 _REMOVE = r"(?:remov|delet|drop|kill)\w*"
 _REMOVAL = re.compile(rf"(?i)^(?P<verb>{_REMOVE})\s+(?P<object>.+)$")
-_PUBLIC_OBJECT = re.compile(r"(?i)\b(?:apis?|public|support)\b")
+_PUBLIC_OBJECT = re.compile(
+    r"(?i)\b(?:apis?|public|support|options?|arguments?|args?|parameters?|params?|kwargs?|flags?)\b"
+)
 _OLD_FLOW = re.compile(
     r"(?i)^(?:the\s+)?old\s+(?:\S+\s+){0,2}?(?:flows?|workflows?|apis?|implementations?|quantizers?|configs?|paths?)\b"
 )
@@ -127,6 +127,12 @@ _RAISED_MINIMUM = re.compile(
     rf"(?i)(?:^|\s)(?:requir\w*|(?:bump|rais|upgrad|increas)\w*\s+(?:the\s+)?(?:minimum\s+)?)"
     rf"(?:\S+\s+){{0,2}}?(?:{_PLATFORMS})\b(?:\s+(?:version\s+)?(?:requirement|minimum)\s+to)?\s*(?:>=?\s*)?v?\d"
 )
+# `minimum version guard for torchao to 0.15.0`, `vLLM minimum supported version to 0.11.0`,
+# `minimal is macos13`: a floor users must meet now
+_NEW_MINIMUM = re.compile(
+    r"(?i)\bminim(?:um|al)\b(?:\s+\S+){0,3}?\s+(?:versions?|supported|required|requirements?)\b"
+    r"(?:\s+\S+){0,3}?\s+(?:to|is|of|=|>=)\s+v?\d|\bminim(?:um|al)\s+is\s+[a-z]+\s?v?\d"
+)
 _DEPRECATE_VERB = re.compile(r"(?i)\bdeprecat(?:e|es|ing)\b|\bphas(?:e|es|ed|ing) out\b")
 _MARKED_DEPRECATED = re.compile(r"(?i)\bmark(?:s|ed|ing)?\b.{0,60}?\bas deprecated\b")
 _DEPRECATION_NOTICE = re.compile(
@@ -135,6 +141,11 @@ _DEPRECATION_NOTICE = re.compile(
 _DEPRECATION_NOUN = re.compile(
     r"(?i)\bdeprecation\s*(?:$|(?:part|pt\.?)\s*\d|\(?\d+\s*/\s*(?:\d+|x|n)\b)"
 )
+# `Ops.IDIV -> Ops.CDIV`: a title that is a rename of code names
+_ARROW_RENAME = re.compile(
+    r"`?(?P<old>[A-Za-z_][\w.]*)`?\s*(?:->|→|=>)\s*`?(?P<new>[A-Za-z_][\w.]*)`?"
+)
+_CODE_SHAPED = re.compile(r"[a-z][._][A-Za-z]|[A-Z]{3,}|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")
 # `Rename X to Y`, `Rename X`: a name, not `Rename X params` or `rename X with Y`
 _RENAME = re.compile(r"(?i)^renam\w*\s+(?P<old>\S+)(?:\s+(?:to|->|→)\s+(?P<new>\S+)|\s*$)")
 # `AOPerModuleConfig`, `torchao.float8.Float8Tensor`: a class or a module path, not `_x`
@@ -151,7 +162,7 @@ _SUPPORT = re.compile(r"(?i)\bsupport\b")
 # Every announcement has one of these words: most titles are done after this check.
 _TRIGGER = re.compile(
     r"(?i)remov|delet|drop|kill|\bend|deprecat|renam|phas|default|breaking|incompatible|"
-    r"requir|bump|rais|upgrad|increas"
+    r"requir|bump|rais|upgrad|increas|minim|->|→|=>"
 )
 
 
@@ -387,16 +398,32 @@ def _from_title(text: str, pr: PullRequest) -> Announcement | None:
     tagged = _TAGGED_BREAK.search(text)
     if tagged and not _REPAIR.search(text[: tagged.start()]):
         return _made(BREAKING, "marked BC-breaking", text, pr)
-    # `drop Python 3.9 from the CI matrix`: only a deprecation is news in such a title
-    infra = bool(_INFRA_SCOPE.search(text))
+    # `drop Python 3.9 from the CI matrix`: only a deprecation is news in such a title, and
+    # in a PR that changes only tests, docs or CI (`Cleanup tests after dropping 3.9`)
+    infra = bool(_INFRA_SCOPE.search(text)) or _only_checks(pr)
     for clause in _clauses(text):
         found = _judge_clause(clause, infra)
         if found is not None:
             kind, why = found
             if why in _LIBRARY_ONLY and not _touches_library(pr):
                 return None  # a default or a name in a test, CI or example script
+            if why in _OPTION_REMOVAL and _NOT_NEEDED.search(text):
+                return None  # `remove X option, do it automatically`: nothing to act on
             return _made(kind, why, text, pr, clause)
     return None
+
+
+_OPTION_REMOVAL = frozenset({"removes a public API"})
+_NOT_NEEDED = re.compile(
+    r"(?i)\b(?:automatic(?:ally)?|by default|no longer (?:needed|necessary))\b"
+)
+_CHECK_ROLES = frozenset({FileRole.TEST, FileRole.DOCS, FileRole.CI, FileRole.BENCH})
+
+
+def _only_checks(pr: PullRequest) -> bool:
+    """A PR that changes only tests, docs, CI or benchmarks: its title's removals and drops
+    are of those, whatever they name."""
+    return bool(pr.files) and all(file_role(f.path) in _CHECK_ROLES for f in pr.files)
 
 
 def _clauses(text: str) -> list[str]:
@@ -436,8 +463,17 @@ def _judge_clause(clause: str, infra: bool) -> tuple[str, str] | None:
 def _judge_break(clause: str) -> str:
     if _DROPPED_VERSION.search(clause) and not _INFRA_WORDS.search(clause):
         return "drops a supported version"
-    if _RAISED_MINIMUM.search(clause) and not _LOWERED.search(clause):
+    if (_RAISED_MINIMUM.search(clause) or _NEW_MINIMUM.search(clause)) and not _LOWERED.search(
+        clause
+    ):
         return "raises a minimum version"
+    arrow = _ARROW_RENAME.fullmatch(clause.strip())
+    if (
+        arrow
+        and _CODE_SHAPED.search(arrow.group("old"))
+        and not _FILE_NAME.search(arrow.group("old"))
+    ):
+        return "renames a public API"
     removal = _REMOVAL.match(clause)
     if removal:
         return _judge_removal(removal.group("object"))

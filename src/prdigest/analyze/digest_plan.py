@@ -198,15 +198,18 @@ def _weight(b: Brief) -> float:
 
 
 def _lead(news: Sequence[Brief]) -> tuple[int, ...]:
+    """Every release, then the strongest user-facing changes. A break weighs a little more
+    than its notability (users must act on it), but a raised floor or a removed flag does
+    not outrank the week's biggest feature: its notability already counts the break."""
     releases = [b.number for b in news if b.release]
-    announced = [
-        b.number
-        for b in news
-        if b.announced in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
-        and not b.release
-    ]
-    rest = [b.number for b in news if b.user_facing and b.number not in releases + announced]
-    return tuple((releases + announced[:2] + rest)[:LEAD_SIZE])
+    rest = sorted(
+        (b for b in news if b.number not in releases and (b.user_facing or b.announced)),
+        key=lambda b: (-(b.score + _LEAD_BONUS.get(b.announced, 0.0)), b.number),
+    )
+    return tuple((releases + [b.number for b in rest])[:LEAD_SIZE])
+
+
+_LEAD_BONUS = {AnnouncementKind.BREAKING: 1.0, AnnouncementKind.DEPRECATION: 0.5}
 
 
 def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -> list[Entry]:
@@ -227,9 +230,9 @@ def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -
             continue
         if not must and not b.user_facing:
             continue
-        members = (
-            by_series.get(series_of.get(b.number, ""), [b]) if series_of.get(b.number) else [b]
-        )
+        # a break or a deprecation is told alone: the series' other parts are not what breaks
+        key = series_of.get(b.number, "")
+        members = by_series.get(key, [b]) if key and not must else [b]
         members = [m for m in members if m.number not in taken]
         out.append(Entry(b.subject, tuple(m.number for m in members), len(members) > 1))
         taken.update(m.number for m in members)

@@ -29,7 +29,7 @@ _OPENER = re.compile(
 # a sentence that has its own subject and says what is now true
 _NOW = re.compile(
     r"(?i)^(?P<subject>(?:the\s+)?[`\w][\w`.:/()\- ]{0,60}?)\s+"
-    r"(?:now|no longer|can now|will now|is now|are now|should now|gains?|gets?|supports?)\b"
+    r"(?:now|no longer|can now|will now|is now|are now|should now)\b"
 )
 _NOT_STATEMENT = re.compile(
     r"(?i)\?|\b(?:i think|maybe|perhaps|not sure|todo|wip|draft|please|feel free|let me know|"

@@ -99,6 +99,7 @@ def _public(name: str) -> bool:
     return bool(name) and not name.startswith("_")
 
 
+_MEMBER = re.compile(r"(?:^|;\s*)([A-Z][A-Z0-9_]+)\s*=(?!=)")
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$")
 _DEF = re.compile(r"^(?:async\s+)?def\s+(\w+)\s*\(")
 _CLASS = re.compile(r"^class\s+(\w+)\b")
@@ -224,7 +225,8 @@ def _code_names(path: str, body: str, indent: int, scope: str) -> list[ApiName]:
     field = _FIELD_LINE.match(body.rstrip())
     if field and _public(field.group(1)) and not body.startswith(("return", "yield", "raise")):
         return [ApiName(FIELD, f"{scope}.{field.group(1)}", path)]
-    return []
+    # an enum's members and a class's constants (`IDIV = auto(); MOD = auto()`)
+    return [ApiName(FIELD, f"{scope}.{name}", path) for name in _MEMBER.findall(body)]
 
 
 def _exports(

@@ -36,7 +36,7 @@ class FileRole(StrEnum):
 
 _TEST_PART = re.compile(
     r"(?i)^(?:tests?|testing|unittests?|test_?data|fixtures|__tests__|androidTest|"
-    r"test_utils?|testsuite)$|[_-]tests?$|^tests?[_-]"
+    r"test_utils?|testsuite)$|[_-]tests?$|^tests?[_-]|[_-]tests?[_-]"
 )
 _TEST_FILE = re.compile(
     r"(?i)^(?:test_.+|.+_tests?\.\w+|conftest\.py|.+Tests?\.(?:java|kt|swift|mm?|cpp)|"
