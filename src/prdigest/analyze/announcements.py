@@ -39,8 +39,15 @@ from ..reading.api_changes import (
 )
 from ..reading.file_roles import FileRole, file_role, is_library
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
+from .body_announcements import said_in_notes
 
 BREAKING, DEPRECATION, DEFAULT = "breaking", "deprecation", "default"
+# why an announcement read from the PR's release notes was made, by what they say
+SAID_IN_NOTES = {
+    "breaking": "its release notes say it breaks",
+    "deprecation": "its release notes say it deprecates",
+    "default": "its release notes say a default changed",
+}
 
 
 @dataclass(frozen=True)
@@ -134,6 +141,8 @@ _NEW_MINIMUM = re.compile(
     r"(?:\s+\S+){0,3}?\s+(?:to|is|of|=|>=)\s+v?\d|\bminim(?:um|al)\s+is\s+[a-z]+\s?v?\d"
 )
 _DEPRECATE_VERB = re.compile(r"(?i)\bdeprecat(?:e|es|ing)\b|\bphas(?:e|es|ed|ing) out\b")
+# `` `watch` command's closure argument is deprecated ``
+_NOW_DEPRECATED = re.compile(r"(?i)\b(?:is|are|now|been|becomes?)\s+deprecated\b")
 _MARKED_DEPRECATED = re.compile(r"(?i)\bmark(?:s|ed|ing)?\b.{0,60}?\bas deprecated\b")
 _DEPRECATION_NOTICE = re.compile(
     r"(?i)\badd(?:s|ed|ing)?\b.{0,40}?\bdeprecation (?:warnings?|messages?|notices?)\b"
@@ -192,6 +201,11 @@ def announce(
     tags = {t.lower() for t in info.tags}
     if tags & _INFRA_TAGS:
         return None
+    said = said_in_notes(pr.body)
+    if said is not None and not _only_checks(pr):
+        # what the PR's own release notes tell users to act on (a changed default too)
+        found = DEPRECATION if said.kind == "deprecation" else BREAKING
+        return _made(found, SAID_IN_NOTES[said.kind], text, pr, changes=changes)
     if info.breaking or tags & _BREAKING_TAGS:
         return _made(BREAKING, "marked BC-breaking", text, pr, changes=changes)
     if tags & _DEPRECATION_TAGS:
@@ -249,6 +263,9 @@ def _weighed(
     if found is not None and found.kind == BREAKING and found.why in _TITLE_REMOVALS:
         if not strong and _CHECK.search(text) and _ENABLES.search(f"{text}\n{pr.body}"):
             return None  # a check removed because the thing is now supported: enablement
+        renamed = _ARROW_RENAME.search(text)
+        if renamed and _leaves_library(pr, renamed.group("old")):
+            return _with(found, changes)  # `A -> B`: the diff drops A from library code
         if changes.read_from == "diff" and changes.complete and not changes.breaks:
             return None  # the diff removes or renames no public name
         return _with(found, changes)
@@ -420,6 +437,23 @@ _NOT_NEEDED = re.compile(
 _CHECK_ROLES = frozenset({FileRole.TEST, FileRole.DOCS, FileRole.CI, FileRole.BENCH})
 
 
+def _leaves_library(pr: PullRequest, name: str) -> bool:
+    """Whether library code loses lines naming `name` (its last part) and no added line of
+    library code names it any more."""
+    leaf = re.escape(name.rsplit(".", 1)[-1])
+    word = re.compile(rf"(?<![\w]){leaf}(?![\w])")
+    removed = added = False
+    for change in pr.files:
+        if not change.patch or not is_library(change.path):
+            continue
+        for line in change.patch.splitlines():
+            if line.startswith("-") and word.search(line):
+                removed = True
+            elif line.startswith("+") and word.search(line):
+                added = True
+    return removed and not added
+
+
 def _only_checks(pr: PullRequest) -> bool:
     """A PR that changes only tests, docs, CI or benchmarks: its title's removals and drops
     are of those, whatever they name."""
@@ -448,7 +482,7 @@ def _judge_clause(clause: str, infra: bool) -> tuple[str, str] | None:
             return BREAKING, found
     if _MARKED_DEPRECATED.search(clause) or _DEPRECATION_NOTICE.search(clause):
         return DEPRECATION, "adds a deprecation"
-    verb = _DEPRECATE_VERB.search(clause)
+    verb = _DEPRECATE_VERB.search(clause) or _NOW_DEPRECATED.search(clause)
     if verb and not _REPAIR.search(clause[: verb.start()]):
         return DEPRECATION, "deprecates an API"
     noun = _DEPRECATION_NOUN.search(clause)

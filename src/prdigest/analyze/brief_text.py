@@ -18,50 +18,57 @@ of its motivation section, a sentence of its summary that gives a reason ("so th
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
+from pathlib import Path
 
 from ..models import BriefText, PullRequest
 from ..reading import CleanTitle
 from ..reading.pr_body import PRBody, Role, is_bot_body, read_body
-from .english import as_clause, sentence_case
+from .brief_why import stated_why
+from .english import as_clause, sentence_case, third_person, verb_base
 from .statements import about_the_same, as_statement, content_words, has_subject, sentences
-from .substance import restates
 
-_REASON = re.compile(
-    r"(?i)\b(?:so that|so (?:users?|you|people|we|it|that)|in order to|to (?:allow|enable|avoid|"
-    r"prevent|support|make|reduce|improve|let|speed)|which (?:allows|enables|makes|lets|means|"
-    r"avoids|prevents|reduces|improves)|this (?:allows|enables|makes|lets|means|avoids|"
-    r"prevents|reduces|improves|fixes|unblocks|ensures)|previously|before this (?:pr|change)|"
-    r"without this|otherwise|because|since|due to|(?:was|were|is|are) (?:broken|failing|wrong|"
-    r"incorrect|slow)|(?:fail|crash|hang|error|raise)(?:s|ed|ing)?\b|unblocks?|needed (?:for|by))"
-)
-_FAILURE = re.compile(
-    r"(?i)\b(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hang(?:s|ing)?|hung|raises?|raised|"
-    r"errors? out|broke|broken|incorrect(?:ly)?|wrong|segfault\w*|regress\w*|leak\w*|"
-    r"never|always|silently|spurious)\b"
-)
-_FIRST_PERSON = re.compile(r"(?i)^(?:i|we|i'm|i've|we've|my|our)\b")
-_REF_ONLY = re.compile(r"(?i)^(?:fixes|closes|resolves|see|related to|part of|addresses)\b")
 _CODE_NAME = re.compile(r"`([^`]{2,80})`|\b([A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+)\b")
+_NAMES_CODE = re.compile(r"`|[A-Za-z]\.[A-Za-z]|\w_\w|[a-z][A-Z]|\b[A-Z]{3,}\b|--\w")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _REFERENCE = re.compile(r"#\d+|\b(?:review|feedback|comments?|follow[- ]?up|nits?)\b", re.I)
-_ABOUT_TESTS = re.compile(r"(?i)\b(?:unit ?tests?|tests?|testing|test cases?|CI)\b")
-MAX_WHY_WORDS = 30
-# who made the words of a brief, and by which rules: a change of the rules that changes
-# what they write takes a new number, so briefs stored by the old rules are made anew
-WRITER = "deterministic@1"
+_FIX = re.compile(r"(?i)^fix(?:es|ed)?\b")
+
+
+def _rules_version() -> str:
+    """A digest of the rules the words are made by (these modules' source): briefs stored
+    under other rules are made anew, never read back as if these had made them."""
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for name in _RULES:
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:10]
+
+
+_RULES = (
+    "brief_text.py",
+    "brief_why.py",
+    "statements.py",
+    "english.py",
+    "../reading/pr_body.py",
+    "../reading/titles.py",
+)
+# who made the words of a brief, and by which rules
+WRITER = f"deterministic@{_rules_version()}"
 
 
 def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ()) -> BriefText:
     """The what and why of one PR, from its title, body and diff."""
     body = pr.body or ""
-    title_clause = sentence_case(as_clause(clean.text))
+    title_clause = _and_verbs(sentence_case(as_clause(_as_typed(clean.text, pr.title))))
     read = read_body(body) if body and not is_bot_body(body) else PRBody((), False)
     if read.commit_log and not any(about_the_same(text, clean.text) for text in read.prose[:2]):
         read = PRBody((), True)  # its first commit is another change's (a merged branch)
     what, source = _what(read, clean.text, title_clause)
     what = spelled_as_code(what, pr)
-    why, why_from = _why(read, what, clean.text, claims)
+    fix = bool(_FIX.match(clean.text))
+    why, why_from = stated_why(read, what, claims, fix)
     return BriefText(what, spelled_as_code(why, pr) if why else "", source, why_from, WRITER)
 
 
@@ -73,11 +80,46 @@ def _what(body: PRBody, title: str, title_clause: str) -> tuple[str, str]:
     if users:
         return users, "users"
     summary = _statement(body, Role.SUMMARY, title)
-    if summary and has_subject(summary):
+    clear = _clear(title_clause, title)
+    if summary and has_subject(summary) and not (body.commit_log and clear):
         return summary, "summary"
-    if _clear(title_clause, title) or not summary:
+    # a squashed commit's words are how the work began ("start removing vconst"), not
+    # what landed: they stand in only for a title that says nothing on its own
+    if clear or not summary or (body.commit_log and title_clause != title):
         return title_clause, "title"
     return summary, "summary"
+
+
+def _as_typed(text: str, title: str) -> str:
+    """The clean title with its first word as the author typed it when that is code:
+    the cleaner capitalises `dtype.vec shapes` into `Dtype.vec shapes`."""
+    first, _, rest = text.partition(" ")
+    typed = first[:1].lower() + first[1:]
+    if (
+        typed != first
+        and _NAMES_CODE.search(first)
+        and re.search(rf"(?<![\w.]){re.escape(typed)}", title)
+    ):
+        return f"{typed} {rest}".strip()
+    return text
+
+
+_AND_VERB = re.compile(r"(?<=\w)(, and | and |, )([a-z]+)\b")
+
+
+def _and_verbs(clause: str) -> str:
+    """A clause's later verbs in the person of its first: "Adds X and consolidate Y" →
+    "Adds X and consolidates Y" (only when the first verb was made third person)."""
+    first = clause.split(" ", 1)[0]
+    if not first.endswith("s") or not verb_base(first):
+        return clause
+
+    def third(match: re.Match[str]) -> str:
+        word = match.group(2)
+        base = verb_base(word, third=False)
+        return match.group(1) + (third_person(base) if base and base == word else word)
+
+    return _AND_VERB.sub(third, clause)
 
 
 def _statement(body: PRBody, role: Role, title: str) -> str:
@@ -96,7 +138,8 @@ def _clear(clause: str, title: str) -> bool:
     PR or issue ("Fix llada2 review #13598" says where to look, not what changed)."""
     words = clause.split()
     verb_led = clause != title or has_subject(clause)
-    return verb_led and len(words) >= 4 and not _REFERENCE.search(clause)
+    named = len(words) >= 4 or (len(words) >= 2 and bool(_NAMES_CODE.search(clause)))
+    return verb_led and named and not _REFERENCE.search(clause)
 
 
 def _adds_to(statement: str, title: str) -> bool:
@@ -104,63 +147,6 @@ def _adds_to(statement: str, title: str) -> bool:
     that only restates the title is no better than it ("Adds docs" under "add docs for
     JoyAI-Image-Edit")."""
     return bool(content_words(statement) - content_words(title))
-
-
-def _why(body: PRBody, what: str, title: str, claims: tuple[str, ...]) -> tuple[str, str]:
-    for claim in claims:
-        if not _same_as(claim, what):
-            return _clause(claim), "result"
-    for section in body.of(Role.MOTIVATION):
-        for text in section.paragraphs[:1] + section.items[:1]:
-            for sentence in sentences(text)[:1]:
-                if _usable(sentence, what):
-                    return _clause(sentence), "motivation"
-    for section in body.of(Role.SUMMARY, Role.USERS, Role.RESULTS):
-        # a summary's list items say what was done, part by part: no reasons
-        texts = (
-            section.paragraphs[:3]
-            if section.role is Role.SUMMARY
-            else section.paragraphs[:3] + section.items[:2]
-        )
-        for text in texts:
-            for sentence in sentences(text)[:3]:
-                if (_REASON.search(sentence) or _FAILURE.search(sentence)) and _usable(
-                    sentence, what
-                ):
-                    kind = "failure" if _FAILURE.search(sentence) else "reason"
-                    return _clause(sentence), kind
-    return "", ""
-
-
-def _usable(sentence: str, what: str) -> bool:
-    words = sentence.split()
-    return (
-        not _ABOUT_TESTS.search(sentence)  # how it was tested is no reason a reader needs
-        and 4 <= len(words) <= MAX_WHY_WORDS + 10
-        and not _same_as(sentence, what)
-        and not _REF_ONLY.match(sentence)
-        and sentence.count("`") % 2 == 0
-        and "http" not in sentence
-        and not sentence.rstrip().endswith(":")
-    )
-
-
-def _same_as(sentence: str, what: str) -> bool:
-    return restates(sentence, what) or restates(what, sentence)
-
-
-def _clause(sentence: str) -> str:
-    """A why as the digest quotes it: whole, without its closing stop, at most
-    MAX_WHY_WORDS words (cut at a clause's end), first person made impersonal."""
-    text = sentence.strip().rstrip(".;:")
-    if _FIRST_PERSON.match(text):
-        text = re.sub(r"(?i)^(?:we|i)\s+", "", text)
-        text = sentence_case(text)
-    words = text.split()
-    if len(words) > MAX_WHY_WORDS:
-        cut = re.search(r"^(.{20,}?)(?:[,;]\s|\s[-–—]\s)", text)
-        text = cut.group(1) if cut and len(cut.group(1).split()) <= MAX_WHY_WORDS else ""
-    return sentence_case(text) if text else ""
 
 
 def spelled_as_code(text: str, pr: PullRequest) -> str:

@@ -20,6 +20,7 @@ from .brief_types import Brief, Status, Surface
 from .items import STOP_TAGS, Item
 from .notability import Notability
 from .pr_reading import PRReading, read_pr
+from .statements import content_words
 
 # a scope or tag that says how a change was made, not what it is about
 _PROCESS = STOP_TAGS | CONVENTIONAL_TYPES | frozenset(
@@ -56,9 +57,13 @@ def make_briefs(
         status, status_of = _status(it, relands)
         out[it.number] = Brief(
             number=it.number,
+            author=it.pr.author_email or it.pr.author_name,
             subject=subject_of(it, spelling) or path_subject(it.pr, spelling),
-            what=text.what,
-            why=text.why,
+            what=sentence_case_words(text.what, spelling)
+            if text.what_from == "title"
+            else text.what,
+            why=_notice_why(reading, text),
+            why_from="notice" if _notice_why(reading, text) != text.why else text.why_from,
             writer=text.writer,
             kind=reading.kind.kind,
             kind_evidence=reading.kind,
@@ -75,6 +80,20 @@ def make_briefs(
             score=notes[id(it)].score,
         )
     return out, made
+
+
+def _notice_why(reading: PRReading, text: BriefText) -> str:
+    """A break or a deprecation says what users must know in the PR's own release note
+    ("relying on the `name` column is deprecated"), when its what does not say it."""
+    notice = reading.notice
+    if notice and not _restated(notice, text.what) and len(notice.split()) <= 40:
+        return notice
+    return text.why
+
+
+def _restated(one: str, two: str) -> bool:
+    a, b = content_words(one), content_words(two)
+    return bool(a and b) and len(a & b) >= 0.6 * min(len(a), len(b))
 
 
 def subject_of(it: Item, spelling: Spelling) -> str:
@@ -101,7 +120,9 @@ def subject_of(it: Item, spelling: Spelling) -> str:
             continue
         if re.fullmatch(r"\d+\s*/\s*\w+", key):
             continue
-        return name if "`" in name or "/" in name else spelling.respell(name)
+        if "`" in name or "/" in name:
+            return name
+        return spelling.spell(name.lower()) if " " not in name else spelling.respell(name)
     return ""
 
 
@@ -138,8 +159,38 @@ def path_subject(pr: PullRequest, spelling: Spelling) -> str:
             or not _NAMED.fullmatch(part)
         ):
             continue
-        return spelling.name(part) if "_" in part or part.islower() else part
+        words = part.lower().replace("-", "_").split("_")
+        if not all(spelling.forms(w) for w in words):
+            continue  # a directory no title names: its folder name is no name for readers
+        return spelling.phrase(part) if "_" in part or part.islower() else part
     return ""
+
+
+_SMALL = frozenset("a an the and or nor but to with for of in on by at from into via as".split())
+_CAPITALISED = re.compile(r"(?<=[\s(/-])([A-Z][a-z]{2,})\b")
+
+
+def sentence_case_words(text: str, spelling: Spelling) -> str:
+    """A title written in Title Case (`Fix GGUF to Work Better with …`) in sentence case:
+    each capitalised plain word the repository's titles mostly write in lower case is
+    lowered; acronyms, names and code keep their capitals. A title not in Title Case is
+    left as it is."""
+    words = [w for w in re.findall(r"[A-Za-z][\w-]*", text.split(" ", 1)[-1]) if len(w) > 2]
+    # Title Case lowers its small words and keeps acronyms: weigh the other words
+    plain = [w for w in words if w.isalpha() and not w.isupper() and w.lower() not in _SMALL]
+    capitalised = [w for w in plain if w[0].isupper() and w[1:].islower()]
+    if len(capitalised) < 2 or len(capitalised) < 0.6 * len(plain):
+        return text
+
+    def lowered(match: re.Match[str]) -> str:
+        word = match.group(1)
+        forms = spelling.forms(word.lower())
+        lower = forms.get(word.lower(), 0)
+        upper = sum(n for form, n in forms.items() if form != word.lower())
+        return word.lower() if lower >= upper else word
+
+    head, sep, tail = text.partition(" ")
+    return head + sep + _CAPITALISED.sub(lowered, " " + tail)[1:] if sep else text
 
 
 def _relands_by_title(items: Sequence[Item]) -> dict[int, int]:

@@ -28,8 +28,11 @@ from .. import kinds
 from ..models import PullRequest
 from ..reading.file_roles import FileRole, file_role
 from .brief_types import AnnouncementKind, Brief, Status
+from .english import verb_base
+from .statements import content_words
 
 LEAD_SIZE = 3
+MAX_THEME = 4  # changes one bullet tells of one author's effort
 KIND_WEEK = 60  # PRs: up to this, sections by kind of change; beyond, by component
 MAX_PER_SECTION = 5
 
@@ -232,11 +235,48 @@ def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -
             continue
         # a break or a deprecation is told alone: the series' other parts are not what breaks
         key = series_of.get(b.number, "")
-        members = by_series.get(key, [b]) if key and not must else [b]
-        members = [m for m in members if m.number not in taken]
-        out.append(Entry(b.subject, tuple(m.number for m in members), len(members) > 1))
+        members = (
+            [m for m in by_series.get(key, [b]) if m.number not in taken]
+            if key and not must
+            else [b]
+        )
+        series = len(members) > 1
+        if not series and not must:
+            members = [b, *_theme_of(b, news, taken)]
+        out.append(Entry(_shared_subject(members), tuple(m.number for m in members), series))
         taken.update(m.number for m in members)
     return out
+
+
+def _theme_of(lead: Brief, news: Sequence[Brief], taken: set[int]) -> list[Brief]:
+    """The other changes one author made to the same component this week that speak of
+    the same thing as `lead` (a word of their what besides its verb): one effort, told
+    in one bullet."""
+    words = _topic_words(lead)
+    if not words:
+        return []
+    return [
+        b
+        for b in news
+        if b.number != lead.number
+        and b.number not in taken
+        and b.author == lead.author
+        and b.component == lead.component
+        and b.user_facing
+        and not b.release
+        and b.announced not in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
+        and words & _topic_words(b)
+    ][: MAX_THEME - 1]
+
+
+def _shared_subject(members: Sequence[Brief]) -> str:
+    """The name a bullet of these changes goes by: the subject they all have, or none."""
+    subjects = {m.subject.lower().strip("`") for m in members}
+    return members[0].subject if len(subjects) == 1 else ""
+
+
+def _topic_words(b: Brief) -> set[str]:
+    return {w for w in content_words(f"{b.subject} {b.what}") if not verb_base(w)}
 
 
 def _sections(
@@ -289,7 +329,7 @@ def _fold_singles(
     out: dict[tuple[SectionKind, str], list[Entry]] = {}
     other: list[Entry] = []
     for key, entries in groups.items():
-        if key[0] is SectionKind.COMPONENT and len(entries) < 2:
+        if key[0] is SectionKind.COMPONENT and sum(len(e.prs) for e in entries) < 2:
             other.extend(entries)
         else:
             out[key] = entries

@@ -234,8 +234,8 @@ def as_clause(clean_text: str) -> str:
     if negated:
         verb = negated.group(1)
         # `double-install` is a verb when its last part is one
-        base = verb_base(verb) or (verb.lower() if verb_base(verb.rsplit("-", 1)[-1]) else "")
-        if base:
+        base = verb_base(verb) or verb.lower()  # "Don't" is only ever followed by a verb
+        if base.isalpha() or "-" in base:
             return f"no longer {third_person(base)}{negated.group(2)}"
     words = clean_text.split(" ", 1)
     adverb = _ADVERB_VERB.match(clean_text)

@@ -13,10 +13,22 @@ import hashlib
 from dataclasses import dataclass
 
 from ..models import PullRequest
-from ..reading.api_changes import ApiChanges, read_diff
+from ..reading.api_changes import (
+    CLASS,
+    ENV,
+    EXPORT,
+    FIELD,
+    FLAG,
+    FUNCTION,
+    METHOD,
+    ApiChanges,
+    ApiName,
+    read_diff,
+)
 from ..reading.file_roles import FileRole, file_role
 from ..reading.releases import released_version
-from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement
+from .announcements import BREAKING, DEFAULT, DEPRECATION, SAID_IN_NOTES, Announcement
+from .body_announcements import said_in_notes
 from .brief_types import AnnouncementKind, Evidence, KindJudgment, Surface
 from .items import Item
 from .kind_judge import KindEvidence, judge_kind
@@ -43,6 +55,7 @@ class PRReading:
     user_facing: bool
     announced: AnnouncementKind
     migration: str
+    notice: str  # the PR's own release-note sentence announcing the break or deprecation
     surface: Surface
     release: str
     kind: KindJudgment
@@ -75,10 +88,18 @@ def read_pr(it: Item, note: Notability) -> PRReading:
         user_facing=sub.user_facing if sub is not None else True,
         announced=announced,
         migration=said.hint if said is not None else "",
+        notice=_notice(pr)
+        if said is not None and announced is not AnnouncementKind.DEFAULT
+        else "",
         surface=_surface(changes),
         release=released_version(pr),
         kind=judge_kind(evidence),
     )
+
+
+def _notice(pr: PullRequest) -> str:
+    said = said_in_notes(pr.body or "")
+    return said.sentence if said is not None else ""
 
 
 def _announced_from(said: Announcement | None, changes: ApiChanges) -> Evidence:
@@ -86,6 +107,8 @@ def _announced_from(said: Announcement | None, changes: ApiChanges) -> Evidence:
         return Evidence.TITLE
     if said.why.startswith("labelled"):
         return Evidence.LABEL
+    if said.why in SAID_IN_NOTES.values():
+        return Evidence.BODY
     if (
         said.why in _FROM_DIFF
         or said.why.startswith("removes `")
@@ -97,11 +120,22 @@ def _announced_from(said: Announcement | None, changes: ApiChanges) -> Evidence:
     return Evidence.TITLE
 
 
+# what users touch first: what a package exports, its classes and functions, the flags and
+# variables they type; modules (files) are where names live, not names users call
+_BY_REACH = {EXPORT: 0, CLASS: 1, FUNCTION: 2, FLAG: 3, ENV: 3, FIELD: 4, METHOD: 5}
+
+
 def _surface(changes: ApiChanges) -> Surface:
+    def names(found: tuple[ApiName, ...]) -> tuple[str, ...]:
+        ranked = sorted((n for n in found if n.kind in _BY_REACH), key=lambda n: _BY_REACH[n.kind])
+        return tuple(dict.fromkeys(n.name for n in ranked))[:MAX_SURFACE]
+
     return Surface(
-        added=tuple(dict.fromkeys(n.name for n in changes.added))[:MAX_SURFACE],
-        removed=tuple(dict.fromkeys(n.name for n in changes.removed))[:MAX_SURFACE],
-        renamed=tuple((old.name, new.name) for old, new in changes.renamed)[:MAX_SURFACE],
+        added=names(changes.added),
+        removed=names(changes.removed),
+        renamed=tuple(
+            (old.name, new.name) for old, new in changes.renamed if old.kind in _BY_REACH
+        )[:MAX_SURFACE],
     )
 
 

@@ -43,6 +43,8 @@ _CUT = re.compile(
     r"\s+(?:so that|in order to|because|since)\s|;\s|:\s|\s[-–—]\s)"
 )
 _SPAN = re.compile(r"`[^`]*`")
+# a release note's leading tag: "(Breaking change!) `mkdir -v` now returns a table"
+_TAGGED = re.compile(r"^\s*(?:\([^()]{2,40}\)|\[[^\[\]]{2,40}\]|\*\*[^*]{2,40}\*\*:?)\s*")
 _NEW = re.compile(r"(?i)^(?:an?\s+)?(?:new|initial)\s+\S")
 _CODEY = re.compile(r"[{}=;<>]|\w\(.*\)\s*$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -60,7 +62,7 @@ def sentences(text: str) -> list[str]:
 def as_statement(sentence: str) -> str:
     """The sentence as a statement of the change ("Adds X", "`grid` now accepts X"), or ""
     when it is none."""
-    text = sentence.strip().strip("*_ ").rstrip(":")
+    text = _TAGGED.sub("", sentence.strip().strip("*_ ")).rstrip(":")
     prose = _SPAN.sub("x", text)  # what code spans hold is no sign of code in the prose
     if not text or _NOT_STATEMENT.search(prose) or _CODEY.search(prose):
         return ""

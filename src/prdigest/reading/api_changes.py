@@ -235,7 +235,7 @@ def _exports(
     """The names an `__init__.py` imports, which its package exports."""
     package = module_path(path)
     items: list[str] = []
-    if indent == 0:
+    if indent <= 2 * _INDENT and not in_import[sign]:  # under `if TYPE_CHECKING:` or `try:` too
         found = _IMPORT_FROM.match(body.rstrip())
         if not found:
             return []

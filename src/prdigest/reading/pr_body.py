@@ -215,8 +215,11 @@ def _inline(content: str, in_list: bool, out: _Builder) -> None:
         if label and role_of(label.group(1)) is not Role.OTHER:
             out.start(label.group(1))  # `Motivation: the old path …` on one line
             text = text[label.end() :]
-    if not text or _CHECKBOX.match(text):
-        return
+    box = _CHECKBOX.match(text)
+    if not text or (box and not text.startswith(("[x]", "[X]"))):
+        return  # an empty box of a template: nothing its author said
+    if box:
+        text = "[x] " + text[box.end() :].strip()
     (out.items if in_list else out.paragraphs).append(text)
 
 

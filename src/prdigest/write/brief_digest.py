@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from ..analyze.brief_types import Brief, Status
 from ..analyze.context_types import DigestContext
 from ..analyze.digest_plan import DigestPlan, Entry, Grouping, PlannedSection, Untold
-from ..analyze.english import number_word, plural
+from ..analyze.english import number_word, plural, sentence_case
 from ..render.markdown import inline, plain
-from .brief_lines import lead_clause, sentence
+from .brief_lines import lead_clause, named, sentence
 from .digest_blocks import Ledger, first_timers
 from .digest_document import Block, Digest, Figure, Line, Section
 
@@ -33,10 +33,7 @@ def composed_digest(context: DigestContext, plan: DigestPlan) -> Digest:
     """The digest of a window with PRs, from its plan and briefs."""
     ledger = Ledger(context)
     briefs = context.briefs
-    sections = [
-        _section(i, planned, briefs, ledger, plan.grouping)
-        for i, planned in enumerate(plan.sections, start=1)
-    ]
+    sections = [_section(i, planned, briefs, ledger) for i, planned in enumerate(plan.sections, 1)]
     return Digest(
         title=plain(context.title),
         takeaways=_takeaways(context, plan, ledger),
@@ -50,7 +47,7 @@ def _takeaways(context: DigestContext, plan: DigestPlan, ledger: Ledger) -> Line
     """The week's news, then how much landed and where the work went."""
     briefs = context.briefs
     leads = [f"{lead_clause(briefs[n])} ({ledger.cite(n)})" for n in plan.lead if n in briefs]
-    news = f"Main changes this week: {_series(leads)}." if leads else ""
+    news = f"Highlights: {_series(leads)}." if leads else ""
     return ledger.line(" ".join(p for p in (news, _totals(context, plan)) if p))
 
 
@@ -61,63 +58,39 @@ def _series(parts: Sequence[str]) -> str:
 
 
 def _totals(context: DigestContext, plan: DigestPlan) -> str:
-    """`24 PRs landed: 2 new features, 4 improvements and 4 fixes; the rest tests, CI and
-    docs.` in a week grouped by kind; the top components, numbered, in one by component."""
+    """How much landed, and in a week grouped by component where most of the work went,
+    numbered as the reference digests number it."""
     counts = context.counts
-    total = f"{plural(counts.prs, 'PR')} landed"
+    total = f"{plural(counts.prs, 'PR')} landed{_movement(context)}"
     if counts.direct_pushes:
         total += f" (and {plural(counts.direct_pushes, 'direct push', 'direct pushes')})"
-    if plan.grouping is Grouping.COMPONENTS:
-        areas = [a for a in plan.top_components if a]
+    areas = [a for a in plan.top_components if a]
+    if plan.grouping is Grouping.COMPONENTS and areas:
         numbered = ", ".join(f"({i}) {plain(a)}" for i, a in enumerate(areas, start=1))
-        return (
-            f"{total}, most of the work in {numbered}{_movement(context)}."
-            if areas
-            else f"{total}."
-        )
-    told = [(s.heading.lower(), sum(len(e.prs) for e in s.entries)) for s in plan.sections]
-    kinds = ", ".join(f"{n} {_singular(h, n)}" for h, n in told)
-    rest = [_UNTOLD_WORDS[k] for k, prs in plan.untold if prs and k is not Untold.OTHER]
-    tail = f"; the rest is mostly {_series(rest[:3])}" if rest else ""
-    return f"{total}{_movement(context)}: {kinds}{tail}." if kinds else f"{total}."
-
-
-def _singular(heading: str, n: int) -> str:
-    word = {"new features": "new feature", "improvements": "improvement", "bug fixes": "fix",
-            "breaking changes": "breaking change", "deprecations": "deprecation",
-            "performance": "performance change", "releases": "release",
-            "documentation": "docs change", "other changes": "other change"}.get(heading, heading)  # fmt: skip
-    return (
-        word
-        if n == 1
-        else {"fix": "fixes", "performance change": "performance changes"}.get(word, word + "s")
-        if not word.endswith("s")
-        else word
-    )
+        return f"{total}, most of the work in {numbered}."
+    return f"{total}."
 
 
 def _movement(context: DigestContext) -> str:
     total = context.trends.total
     if not total.previous or total.pct is None or abs(total.pct) < 20:
         return ""
-    return f", {'up' if total.delta > 0 else 'down'} from {total.previous} the week before"
+    return f" ({'up' if total.delta > 0 else 'down'} from {total.previous} the week before)"
 
 
 def _section(
-    index: int,
-    planned: PlannedSection,
-    briefs: Mapping[int, Brief],
-    ledger: Ledger,
-    grouping: Grouping,
+    index: int, planned: PlannedSection, briefs: Mapping[int, Brief], ledger: Ledger
 ) -> Section:
-    lines = [_bullet(entry, briefs, ledger, grouping) for entry in planned.entries]
+    lines = [_bullet(entry, briefs, ledger, planned.heading) for entry in planned.entries]
     return Section(index, plain(planned.heading), (), tuple(lines))
 
 
-def _bullet(entry: Entry, briefs: Mapping[int, Brief], ledger: Ledger, grouping: Grouping) -> Line:
+def _bullet(entry: Entry, briefs: Mapping[int, Brief], ledger: Ledger, heading: str) -> Line:
     members = [briefs[n] for n in entry.prs if n in briefs]
     lead = members[0]
-    name = entry.name
+    # no name that the heading says already, nor one the sentence's own subject says
+    name = entry.name if entry.name.strip("`").lower() != heading.lower() else ""
+    name = name if len(members) > 1 or named(lead, name) else ""
     label = f"**{inline(name)}:** " if name else ""
     if len(members) == 1:
         text = f"{label}{sentence(lead, name=name)} ({ledger.cite(lead.number)})."
@@ -127,12 +100,25 @@ def _bullet(entry: Entry, briefs: Mapping[int, Brief], ledger: Ledger, grouping:
         cites = ", ".join(ledger.cite(b.number) for b in members)
         text = f"{label}A {number_word(len(members))}-part series: {told} ({cites})."
         return ledger.line(text, figures=_figures(lead))
-    head = ledger.line(label.rstrip() or plain(lead.component) + ":")
+    if not name:  # one effort without one name: its changes in one sentence, each cited
+        parts = [f"{sentence(b)} ({ledger.cite(b.number)})" for b in members]
+        figures = tuple(f for b in members for f in _figures(b))
+        return ledger.line(
+            "; ".join(parts[:1] + [_lowered(p) for p in parts[1:]]) + ".", figures=figures
+        )
+    head = ledger.line(label.rstrip())
     subs = [
         ledger.line(f"{sentence(b, name=name)} ({ledger.cite(b.number)}).", figures=_figures(b))
         for b in members
     ]
     return Line(head.text, head.cites, head.figures, tuple(subs))
+
+
+def _lowered(text: str) -> str:
+    """A sentence continuing another after "; ": its first word in lower case, unless
+    that word is a name (`API`, `MoE`, `cp`)."""
+    first = text.split(" ", 1)[0]
+    return text[:1].lower() + text[1:] if first[1:].islower() and first.isalpha() else text
 
 
 def _figures(brief: Brief) -> tuple[Figure, ...]:
@@ -160,25 +146,28 @@ def _untold_line(plan: DigestPlan, ledger: Ledger) -> Line | None:
 
 
 def _reverts(context: DigestContext, ledger: Ledger) -> Block | None:
-    """Changes reverted in the window: what was taken back, and whether it came back."""
+    """Changes reverted in the window: what was taken back (by its brief, or the title the
+    revert quotes when it landed before the window), and whether it came back."""
     briefs = context.briefs
     lines: list[Line] = []
-    for brief in briefs.values():
-        if brief.status is not Status.REVERT or brief.status_of is None:
+    for row in context.reverts:
+        if row.revert is None:
             continue
-        target = briefs.get(brief.status_of)
-        relanded = next(
+        target = briefs.get(row.reverted) if row.reverted is not None else None
+        again = row.relanded_by or next(
             (
-                b
+                b.number
                 for b in briefs.values()
-                if b.status is Status.RELAND and b.status_of == brief.status_of
+                if b.status is Status.RELAND
+                and b.status_of is not None
+                and b.status_of == row.reverted
             ),
             None,
         )
-        what = inline(target.what) if target else f"#{brief.status_of}"
+        what = inline(sentence_case(target.what)) if target else f"“{plain(row.title)}”"
         cite = f" ({ledger.cite(target.number)})" if target else ""
-        text = f"{what}{cite} was reverted ({ledger.cite(brief.number)})"
-        text += f" and landed again ({ledger.cite(relanded.number)})." if relanded else "."
+        text = f"{what}{cite} was reverted ({ledger.cite(row.revert)})"
+        text += f" and landed again ({ledger.cite(again)})." if again else "."
         lines.append(ledger.line(text))
     return Block("Reverts", tuple(lines)) if lines else None
 

@@ -1,6 +1,6 @@
 """A brief in words, as a digest's bullet and as Key Takeaways' lead tell it: what the
-change does, the public names it adds or removes when the sentence does not say them,
-why (the PR's own reason or result), and its citation. Sizes are never a reason.
+change does, the public names it removes or renames when the sentence does not say them,
+and why (the PR's own reason, result or the state it ends). Sizes are never a reason.
 """
 
 from __future__ import annotations
@@ -8,18 +8,27 @@ from __future__ import annotations
 import re
 
 from ..analyze.brief_types import AnnouncementKind, Brief, Status
-from ..analyze.english import sentence_case
+from ..analyze.english import sentence_case, verb_base
+from ..analyze.statements import has_subject
 from ..render.markdown import inline
 
 LEAD_WORDS = 14  # a lead's clause in Key Takeaways, cut at a clause's end
 _NAMES_SHOWN = 3
-_CUT = re.compile(r",\s|;\s|\s[-–—]\s|\s(?:so that|which|by|to allow|in order to|when|because)\s")
+# what users import by name: a class (`MotifVideoPipeline`) or a function (`load_gguf`)
+_IMPORTED = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_CUT = re.compile(r",\s|;\s|\s[-–—]\s|\s(?:so that|which|by|to allow|in order to|because)\s")
+# a clause cut short must not end waiting for its next word
+_DANGLING = re.compile(
+    r"(?i)\s+(?:a|an|the|of|for|to|in|on|with|and|or|from|by|as|at|that|which|where|when|"
+    r"whose|its|their|into|via|than|so|is|are|be)$"
+)
 
 
 def sentence(brief: Brief, *, name: str = "") -> str:
     """The brief as sentences (Markdown inline) without the closing stop, for the writer to
     put the citation before it: its what, the names it removes or renames when the what
-    does not say them, and its why."""
+    does not say them, and its why (a reason clause joins the what; a result or the old
+    state is a sentence of its own)."""
     what = _without_name(brief.what, name)
     text = inline(sentence_case(what)).rstrip(".")
     names = _surface(brief, what)
@@ -27,51 +36,54 @@ def sentence(brief: Brief, *, name: str = "") -> str:
         text += f" ({names})"
     if brief.status is Status.RELAND:
         text += ", landed again after its revert"
-    if brief.why:
+    if brief.why and brief.why_from == "reason":
+        text += f", {inline(brief.why).rstrip('.')}"
+    elif brief.why:
         text += f". {inline(sentence_case(brief.why)).rstrip('.')}"
     return text
 
 
-_PARTICIPLES = {
-    "adds": "added", "introduces": "introduced", "implements": "implemented",
-    "enables": "enabled", "removes": "removed", "deprecates": "deprecated", "fixes": "fixed",
-    "refactors": "refactored", "updates": "updated", "improves": "improved",
-    "replaces": "replaced", "renames": "renamed", "moves": "moved", "drops": "dropped",
-    "exposes": "exposed", "optimizes": "optimized", "reduces": "reduced",
-    "raises": "raised", "bumps": "bumped", "migrates": "migrated", "extends": "extended",
-}  # fmt: skip
+def named(brief: Brief, name: str) -> bool:
+    """Whether a bullet should show `name` before the brief: not when its what has a
+    subject of its own ("The `grid` command now accepts …")."""
+    return bool(name) and not has_subject(brief.what)
 
 
 def lead_clause(brief: Brief) -> str:
-    """What Key Takeaways says of a lead change, as a headline: "`X` added", "GGUF
-    loading fixed", or its what when it has a subject of its own; cut at a clause's end."""
+    """What Key Takeaways says of a lead change, short: a noun phrase for what is added
+    ("a `--no-commas` flag for `to nuon`"), "a fix for X" for a fix, the what itself when
+    it has a subject of its own ("`grid` now accepts a column name")."""
     if brief.release:
-        return f"version {brief.release} released"
+        return f"version {brief.release}"
     what = _short(brief.what)
     verb, _, rest = what.partition(" ")
-    participle = _PARTICIPLES.get(verb.lower())
-    text = what
-    if participle and rest:
-        tail = ""
-        for joint in (" for ", " to ", " in ", " on ", " with ", " from "):
-            head, found, after = rest.partition(joint)
-            if found and len(head.split()) >= 2:
-                rest, tail = head, f" {joint.strip()} {after}"
-                break
-        text = f"{rest} {participle}{tail}"
+    base = verb_base(verb)
+    if base in ("add", "introduce", "implement") and rest:
+        text = rest
+    elif base == "fix" and rest:
+        text = f"a fix for {rest}"
+    elif base == "support" and rest:
+        text = f"support for {rest}"
+    else:
+        text = what
     clause = inline(text)
     return clause[:1].lower() + clause[1:] if _lowerable(clause) else clause
 
 
 def _short(what: str) -> str:
     words = what.split()
-    if len(words) <= LEAD_WORDS:
-        return what
-    cuts = [
-        m.start() for m in _CUT.finditer(what) if 4 <= len(what[: m.start()].split()) <= LEAD_WORDS
-    ]
-    what = what[: cuts[-1]] if cuts else " ".join(words[:LEAD_WORDS]).rstrip(",;:")
-    return what[: what.rfind("`")].rstrip() if what.count("`") % 2 else what
+    if len(words) > LEAD_WORDS:
+        cuts = [
+            m.start()
+            for m in _CUT.finditer(what)
+            if 4 <= len(what[: m.start()].split()) <= LEAD_WORDS
+        ]
+        what = what[: cuts[-1]] if cuts else " ".join(words[:LEAD_WORDS]).rstrip(",;:")
+    if what.count("`") % 2:
+        what = what[: what.rfind("`")].rstrip()
+    while _DANGLING.search(what):
+        what = _DANGLING.sub("", what)
+    return what
 
 
 def _lowerable(text: str) -> bool:
@@ -80,34 +92,50 @@ def _lowerable(text: str) -> bool:
 
 
 def _without_name(what: str, name: str) -> str:
-    """`The \\`grid\\` command now accepts …` under the name `grid` keeps its own subject;
-    a what that merely opens with the bullet's name drops it (`GGUF: GGUF …`)."""
+    """A what that opens with the bullet's name and then its verb drops the name
+    (`GGUF: GGUF loads …` → `GGUF: Loads …`); any other what keeps its words."""
     if not name:
         return what
     bare = name.strip("`").lower()
-    head = what.split(" ", 1)
-    if len(head) == 2 and head[0].strip("`:").lower() == bare:
-        return head[1]
+    head = what.split(" ", 2)
+    if len(head) == 3 and head[0].strip("`:").lower() == bare and verb_base(head[1]):
+        return " ".join(head[1:])
     return what
 
 
 def _surface(brief: Brief, what: str) -> str:
-    """The public names the sentence does not already say: those added (new), removed or
-    renamed, a few of each."""
+    """The public names the sentence does not already say: those a break removes or
+    renames, or those a new feature adds that users import (its classes and functions,
+    not modules or constants), a few of each."""
     said = what.lower()
+    if brief.announced is not AnnouncementKind.BREAKING and brief.kind != "bc_breaking":
+        if brief.kind != "new_features" or not brief.user_facing:
+            return ""
+        leaves = dict.fromkeys(n.rsplit(".", 1)[-1] for n in brief.surface.added)
+        new = [n for n in leaves if _IMPORTED.fullmatch(n) and n.lower() not in said]
+        return "new: " + _names(new) if 0 < len(new) <= 2 * _NAMES_SHOWN else ""
     parts: list[str] = []
-    surface = brief.surface
-    if brief.announced is AnnouncementKind.BREAKING or brief.kind == "bc_breaking":
-        gone = [n for n in surface.removed if n.lower() not in said]
-        if gone:
-            parts.append("removes " + _names(gone))
-        moved = [f"`{a}` → `{b}`" for a, b in surface.renamed if a.lower() not in said]
-        if moved:
-            parts.append("renames " + ", ".join(moved[:_NAMES_SHOWN]))
+    gone = [n for n in brief.surface.removed if _leaf(n).lower() not in said]
+    if gone:
+        parts.append("removes " + _names(gone))
+    moved = [
+        f"`{_leaf(a)}` → `{_leaf(b)}`"
+        for a, b in brief.surface.renamed
+        if _leaf(a).lower() not in said
+    ]
+    if moved:
+        parts.append("renames " + ", ".join(moved[:_NAMES_SHOWN]))
     return "; ".join(parts)
 
 
+def _leaf(name: str) -> str:
+    """`tinygrad.codegen.DEVECTORIZE` → `DEVECTORIZE`; `Tensor.idiv` stays (a method says
+    whose); `--flag` stays."""
+    parts = name.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 and parts[-2][:1].isupper() else parts[-1]
+
+
 def _names(names: list[str]) -> str:
-    shown = ", ".join(f"`{n}`" for n in names[:_NAMES_SHOWN])
+    shown = ", ".join(f"`{_leaf(n)}`" for n in names[:_NAMES_SHOWN])
     rest = len(names) - _NAMES_SHOWN
     return shown + (f" and {rest} more" if rest > 0 else "")

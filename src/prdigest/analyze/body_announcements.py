@@ -1,0 +1,65 @@
+"""What a PR's own release notes announce: its user-facing or release-notes section (or a
+checked box of its template) saying the change breaks something, deprecates something or
+changes a default. Authors who fill in "User-facing changes (Release notes)" write there
+what users must act on: "(Breaking change!) `mkdir -v` now returns a table", "`watch`'s
+closure argument is deprecated", "By default, the first non-empty row is read as the
+header". Negations ("no breaking changes", "Breaking changes: none") announce nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..reading.pr_body import Role, read_body
+from .statements import sentences
+
+_BREAKS = re.compile(
+    r"(?i)\b(?:breaking[- ]changes?|bc[- ]?breaking|backwards?[- ]incompatib\w+|"
+    r"no longer (?:supported|accepted|available|works?)|(?:has|have) been (?:removed|renamed))\b"
+)
+_DEPRECATES = re.compile(r"(?i)\b(?:is|are|now|been|becomes?)\s+deprecated\b|\bdeprecates?\b")
+_DEFAULT = re.compile(
+    r"(?i)\bby default\b.{0,80}\bnow\b|\bnow\b.{0,60}\bby default\b|\bdefaults? (?:is|are) now\b|"
+    r"\bnew default\b|\bdefault (?:behaviou?r )?(?:has )?changed\b"
+)
+_NEGATED = re.compile(
+    r"(?i)\b(?:no|not(?: a)?|non|without|none|n/a|nothing)\b[\s:-]*(?:\w+[\s-]+){0,2}?"
+    r"(?:breaking|bc|backwards?|deprecat)|\b(?:breaking[- ]changes?|deprecations?)\s*[:?-]?\s*"
+    r"(?:none|no|n/?a|nothing)\b"
+)
+_REPAIRS = re.compile(r"(?i)\b(?:fix(?:es|ed)?|silenc\w*|suppress\w*|avoid\w*)\b.{0,30}\bdeprecat")
+
+
+_TAG = re.compile(r"^\s*(?:\[x\]\s*|\([^()]{2,40}\)\s*)+")
+_CHECKED = "[x] "  # a template's box its author ticked (`read_body` keeps those)
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    kind: str  # breaking | deprecation | default
+    sentence: str  # the PR's words that say it
+
+
+def said_in_notes(body: str) -> Said | None:
+    """The strongest announcement of the body's release notes, or None."""
+    if not body:
+        return None
+    read = read_body(body)
+    # a section's heading counts only with words under it: a template's empty "Breaking
+    # changes" heading announces nothing (sections without words are not read at all)
+    texts = [
+        t for s in read.of(Role.USERS) for t in (s.heading, *s.paragraphs[:4], *s.items[:6]) if t
+    ]
+    texts += [i for s in read.sections for i in s.items if i.startswith(_CHECKED)]
+    for kind, pattern in (
+        ("breaking", _BREAKS),
+        ("deprecation", _DEPRECATES),
+        ("default", _DEFAULT),
+    ):
+        for text in texts:
+            for sentence in sentences(text):
+                found = pattern.search(sentence)
+                if found and not _NEGATED.search(sentence) and not _REPAIRS.search(sentence):
+                    return Said(kind, _TAG.sub("", sentence).strip())
+    return None

@@ -1,0 +1,135 @@
+"""Why a PR matters, in its own words, or nothing: never a size, never a restatement of
+what it does. In order:
+
+1. `result`: a measured result it states (`claims.find_claims`): "about 4x faster for 8x8
+   input".
+2. `reason`: the reason clause of a sentence of its summary or user-facing section,
+   from its connective on ("so that nuon output is more succinct", "to allow custom
+   reductions", "because the old path copied twice"), told after the `what`.
+3. `before`: what was wrong before, from its motivation section or a fix's summary:
+   "Previously, the `grid` command was hardcoded to look for a `name` column" (a
+   sentence in the present tense about the old state is put in the past, since it is
+   no longer true once the PR lands).
+
+A sentence about tests, a reference to an issue, a question, a link or an unfinished
+code span is none of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..reading.pr_body import PRBody, Role
+from .english import sentence_case
+from .statements import content_words, sentences
+
+MAX_WORDS = 25
+_CONNECTIVE = re.compile(
+    r"(?i)(?:,\s*|\s)(?P<clause>(?:so that|so (?:users?|you|it|they|we|people|callers?) "
+    r"(?:can|no longer|don'?t|won'?t)|in order to|to (?:allow|enable|avoid|prevent|let|support|"
+    r"reduce|improve|speed up|unblock|make it possible|match|align with|fix)|which (?:allows|"
+    r"enables|lets|avoids|prevents|reduces|improves|means|makes)|because|since (?!\d)|"
+    r"otherwise)\b.+)$"
+)
+_OLD_STATE = re.compile(
+    r"(?i)^(?P<subject>(?:the |a |an |this |our |some )?[`\w][\w`.:/()\- ]{0,60}?)\s+"
+    r"(?P<verb>is|are|isn't|aren't|is not|are not|does not|doesn't|do not|don't|cannot|"
+    r"can't|can not|has no|have no|fails?|crashes|hangs|raises|returns|always|never|only)\b"
+)
+_PAST = {
+    "is": "was", "are": "were", "isn't": "wasn't", "aren't": "weren't", "is not": "was not",
+    "are not": "were not", "does not": "did not", "doesn't": "didn't", "do not": "did not",
+    "don't": "didn't", "cannot": "could not", "can't": "couldn't", "can not": "could not",
+    "has no": "had no", "have no": "had no", "fails": "failed", "fail": "failed",
+    "crashes": "crashed", "hangs": "hung", "raises": "raised", "returns": "returned",
+}  # fmt: skip
+_TEMPORAL = re.compile(r"(?i)\b(?:previously|before this|used to|was|were|had|did|could not)\b")
+_SKIP = re.compile(
+    r"(?i)\b(?:unit ?tests?|tests?|testing|test cases?|ci|reviewers?|pr description|"
+    r"follow[- ]?up|todo|this pr|in this pr|i think|we think|hopefully|see|issue)\b|https?://|\?"
+)
+_FIRST_PERSON = re.compile(r"(?i)^(?:i|we|i'm|i've|we've)\s+")
+
+
+def stated_why(body: PRBody, what: str, claims: tuple[str, ...], fix: bool) -> tuple[str, str]:
+    """(why, its kind) of a PR, or ("", "")."""
+    for claim in claims:
+        if not _restates(claim, what):
+            return _short(claim), "result"
+    for section in body.of(Role.SUMMARY, Role.USERS):
+        for text in section.paragraphs[:3]:
+            for sentence in sentences(text)[:3]:
+                found = _CONNECTIVE.search(sentence)
+                clause = _short(found.group("clause")) if found else ""
+                if clause and _fit(clause) and not _restates(clause, what):
+                    return clause[:1].lower() + clause[1:], "reason"
+    roles = (Role.MOTIVATION, Role.SUMMARY) if fix else (Role.MOTIVATION,)
+    for section in body.of(*roles):
+        for text in (*section.paragraphs[:2], *section.items[:1]):
+            for sentence in sentences(text)[:2]:
+                before = _before(sentence)
+                if before and not _restates(before, what):
+                    return before, "before"
+    return "", ""
+
+
+def _before(sentence: str) -> str:
+    """The old state, told in the past: "Previously, X was …"; "" for a sentence that
+    does not describe one."""
+    if sentence.rstrip().endswith(":"):
+        return ""  # it introduces a list: what follows says it, not this sentence
+    text = _FIRST_PERSON.sub("", sentence.strip()).rstrip(".;:")
+    if not _fit(text) or text.lower().startswith(("this ", "these ", "it ", "fix", "add")):
+        return ""
+    if re.match(r"(?i)^(?:previously|before this (?:pr|change)),?\s", text):
+        return _short(sentence_case(text))
+    match = _OLD_STATE.match(text)
+    if match is None:
+        return ""
+    verb = match.group("verb").lower()
+    past = _PAST.get(verb, verb)
+    subject = match.group("subject")
+    rest = text[match.end("verb") :]
+    clause = (
+        f"{subject[:1].lower() + subject[1:] if _plain_word(subject) else subject} {past}{rest}"
+    )
+    if _TEMPORAL.search(text):
+        clause = f"{subject} {verb}{rest}"
+    return _short(f"Previously, {clause}")
+
+
+def _plain_word(subject: str) -> bool:
+    first = subject.split(" ", 1)[0]
+    return first.isalpha() and first[1:].islower()
+
+
+def _fit(text: str) -> bool:
+    words = text.split()
+    return (
+        4 <= len(words) <= MAX_WORDS + 15
+        and not _SKIP.search(text)
+        and text.count("`") % 2 == 0
+        and text.count("(") == text.count(")")
+    )
+
+
+def _short(text: str) -> str:
+    """At most MAX_WORDS words, cut at a clause's end; without its closing stop."""
+    text = text.strip().rstrip(".;:")
+    words = text.split()
+    if len(words) <= MAX_WORDS:
+        return text
+    for match in reversed(list(re.finditer(r",\s|;\s|\s[-–—]\s", text))):
+        head = text[: match.start()]
+        if 5 <= len(head.split()) <= MAX_WORDS and head.count("`") % 2 == 0:
+            return head
+    return ""
+
+
+def _restates(sentence: str, what: str) -> bool:
+    """Whether a sentence says mostly what `what` says: most of the words of the shorter
+    are the other's."""
+    one, two = content_words(sentence), content_words(what)
+    if not one or not two:
+        return False
+    return len(one & two) >= 0.6 * min(len(one), len(two))
