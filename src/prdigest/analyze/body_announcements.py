@@ -28,10 +28,15 @@ _NEGATED = re.compile(
     r"(?:breaking|bc|backwards?|deprecat)|\b(?:breaking[- ]changes?|deprecations?)\s*[:?-]?\s*"
     r"(?:none|no|n/?a|nothing)\b"
 )
-_REPAIRS = re.compile(r"(?i)\b(?:fix(?:es|ed)?|silenc\w*|suppress\w*|avoid\w*)\b.{0,30}\bdeprecat")
+# "fixes a breaking change", "silences a deprecation warning": repairs, not announcements
+_REPAIRS = re.compile(
+    r"(?i)\b(?:fix(?:es|ed|ing)?|silenc\w*|suppress\w*|avoid\w*|revert\w*|undo\w*)\b"
+    r".{0,30}\b(?:deprecat|breaking|bc[- ]?break|regression)"
+)
 
 
 _TAG = re.compile(r"^\s*(?:\[x\]\s*|\([^()]{2,40}\)\s*)+")
+_EMPTY = re.compile(r"(?i)^\s*(?:none|n/?a|no|nothing|-+)?\s*\.?\s*$")
 _CHECKED = "[x] "  # a template's box its author ticked (`read_body` keeps those)
 
 
@@ -49,7 +54,14 @@ def said_in_notes(body: str) -> Said | None:
     # a section's heading counts only with words under it: a template's empty "Breaking
     # changes" heading announces nothing (sections without words are not read at all)
     texts = [
-        t for s in read.of(Role.USERS) for t in (s.heading, *s.paragraphs[:4], *s.items[:6]) if t
+        t
+        for s in read.of(Role.USERS)
+        for t in (
+            s.heading if not _EMPTY.match((*s.paragraphs, *s.items, "")[0]) else "",
+            *s.paragraphs[:4],
+            *s.items[:6],
+        )
+        if t
     ]
     texts += [i for s in read.sections for i in s.items if i.startswith(_CHECKED)]
     for kind, pattern in (

@@ -163,7 +163,7 @@ def spelled_as_code(text: str, pr: PullRequest) -> str:
         if name in names or not _IDENT.fullmatch(name):
             return match.group(0)
         close = [n for n in names if name in n and len(n) <= len(name) + 12]
-        close = close or difflib.get_close_matches(name, names, n=1, cutoff=0.85)
+        close = close or difflib.get_close_matches(name, names, n=1, cutoff=0.8)
         if not close:
             return match.group(0)
         return match.group(0).replace(name, close[0])

@@ -28,8 +28,7 @@ _CONNECTIVE = re.compile(
     r"(?i)(?:,\s*|\s)(?P<clause>(?:so that|so (?:users?|you|it|they|we|people|callers?) "
     r"(?:can|no longer|don'?t|won'?t)|in order to|to (?:allow|enable|avoid|prevent|let|support|"
     r"reduce|improve|speed up|unblock|make it possible|match|align with|fix)|which (?:allows|"
-    r"enables|lets|avoids|prevents|reduces|improves|means|makes)|because|since (?!\d)|"
-    r"otherwise)\b.+)$"
+    r"enables|lets|avoids|prevents|reduces|improves|means|makes)|because|otherwise)\b.+)$"
 )
 _OLD_STATE = re.compile(
     r"(?i)^(?P<subject>(?:the |a |an |this |our |some )?[`\w][\w`.:/()\- ]{0,60}?)\s+"
@@ -48,6 +47,7 @@ _SKIP = re.compile(
     r"(?i)\b(?:unit ?tests?|tests?|testing|test cases?|ci|reviewers?|pr description|"
     r"follow[- ]?up|todo|this pr|in this pr|i think|we think|hopefully|see|issue)\b|https?://|\?"
 )
+_PREVIOUSLY = frozenset({"previously"})
 _FIRST_PERSON = re.compile(r"(?i)^(?:i|we|i'm|i've|we've)\s+")
 
 
@@ -68,7 +68,8 @@ def stated_why(body: PRBody, what: str, claims: tuple[str, ...], fix: bool) -> t
         for text in (*section.paragraphs[:2], *section.items[:1]):
             for sentence in sentences(text)[:2]:
                 before = _before(sentence)
-                if before and not _restates(before, what):
+                # the old state names what the change touches: it only has to say more
+                if before and content_words(before) - content_words(what) - _PREVIOUSLY:
                     return before, "before"
     return "", ""
 

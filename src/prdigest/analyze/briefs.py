@@ -55,6 +55,7 @@ def make_briefs(
             text = made.get(reading.content_key) or brief_text(it.pr, clean, reading.claims)
             made[reading.content_key] = text
         status, status_of = _status(it, relands)
+        why = _notice_why(reading, text)
         out[it.number] = Brief(
             number=it.number,
             author=it.pr.author_email or it.pr.author_name,
@@ -62,8 +63,8 @@ def make_briefs(
             what=sentence_case_words(text.what, spelling)
             if text.what_from == "title"
             else text.what,
-            why=_notice_why(reading, text),
-            why_from="notice" if _notice_why(reading, text) != text.why else text.why_from,
+            why=why,
+            why_from="notice" if why != text.why else text.why_from,
             writer=text.writer,
             kind=reading.kind.kind,
             kind_evidence=reading.kind,

@@ -179,7 +179,7 @@ def plan_digest(
         lead=lead,
         sections=sections,
         untold=tuple((k, tuple(untold[k])) for k in Untold if untold.get(k)),
-        top_components=tuple(c for c, _ in components.most_common(3)),
+        top_components=tuple(component_name(c) for c, _ in components.most_common(3)),
     )
 
 
@@ -206,13 +206,27 @@ def _lead(news: Sequence[Brief]) -> tuple[int, ...]:
     not outrank the week's biggest feature: its notability already counts the break."""
     releases = [b.number for b in news if b.release]
     rest = sorted(
-        (b for b in news if b.number not in releases and (b.user_facing or b.announced)),
+        (b for b in news if b.number not in releases and _may_lead(b)),
         key=lambda b: (-(b.score + _LEAD_BONUS.get(b.announced, 0.0)), b.number),
     )
     return tuple((releases + [b.number for b in rest])[:LEAD_SIZE])
 
 
 _LEAD_BONUS = {AnnouncementKind.BREAKING: 1.0, AnnouncementKind.DEPRECATION: 0.5}
+# what a change says of itself that makes it the project's housekeeping, not users' news:
+# CI and test plumbing, or a package of helpers for the project's own code
+_HOUSEKEEPING = re.compile(
+    r"(?i)\b(?:ci|test(?:s|ing)?|lint\w*|typing|benchmarks?|for doc|for docs)\b|"
+    r"[\w-]*(?:utils|helpers|internal|support|common)[\w-]*`? (?:crate|package|module|library)"
+)
+
+
+def _may_lead(b: Brief) -> bool:
+    """Whether Key Takeaways may name it: users see it (or it announces something), and
+    it does not call itself housekeeping."""
+    if b.announced in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION):
+        return True
+    return b.user_facing and not _HOUSEKEEPING.search(f"{b.subject} {b.what}")
 
 
 def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -> list[Entry]:
@@ -220,6 +234,8 @@ def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -
     deprecation whatever the budget."""
     out: list[Entry] = []
     taken: set[int] = set()
+    spread = Counter(w for b in news for w in _topic_words(b))
+    common = frozenset(w for w, n in spread.items() if n > max(2, len(news) // 10))
     by_series: dict[str, list[Brief]] = defaultdict(list)
     for b in news:
         key = series_of.get(b.number, "")
@@ -242,17 +258,19 @@ def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -
         )
         series = len(members) > 1
         if not series and not must:
-            members = [b, *_theme_of(b, news, taken)]
+            members = [b, *_theme_of(b, news, taken, common)]
         out.append(Entry(_shared_subject(members), tuple(m.number for m in members), series))
         taken.update(m.number for m in members)
     return out
 
 
-def _theme_of(lead: Brief, news: Sequence[Brief], taken: set[int]) -> list[Brief]:
+def _theme_of(
+    lead: Brief, news: Sequence[Brief], taken: set[int], common: frozenset[str]
+) -> list[Brief]:
     """The other changes one author made to the same component this week that speak of
-    the same thing as `lead` (a word of their what besides its verb): one effort, told
-    in one bullet."""
-    words = _topic_words(lead)
+    the same thing as `lead` (a word of their what besides its verb, and not one the
+    week's changes share widely, like "command"): one effort, told in one bullet."""
+    words = _topic_words(lead) - common
     if not words:
         return []
     return [
@@ -307,9 +325,19 @@ def _sections(
             ),
         )
     return tuple(
-        PlannedSection(component or HEADINGS[kind], kind, tuple(_merged(groups[(kind, component)])))
+        PlannedSection(
+            component_name(component) or HEADINGS[kind],
+            kind,
+            tuple(_merged(groups[(kind, component)])),
+        )
         for kind, component in keys
     )
+
+
+def component_name(component: str) -> str:
+    """A component as a reader names it: a family's member without the family (`Extra:
+    Hcq2` → Hcq2, `Backends: Arm` → Arm)."""
+    return component.rsplit(": ", 1)[-1]
 
 
 def _section_kind(b: Brief) -> SectionKind:

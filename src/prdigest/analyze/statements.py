@@ -28,7 +28,8 @@ _OPENER = re.compile(
 )
 # a sentence that has its own subject and says what is now true
 _NOW = re.compile(
-    r"(?i)^(?P<subject>(?:the\s+)?[`\w][\w`.:/()\- ]{0,60}?)\s+"
+    r"(?i)^(?!(?:i|we|you|they|it|this|that|there|these|those)\s)"
+    r"(?P<subject>(?:the\s+)?[`\w][\w`.:/()\- ]{0,60}?)\s+"
     r"(?:now|no longer|can now|will now|is now|are now|should now)\b"
 )
 _NOT_STATEMENT = re.compile(

@@ -63,7 +63,7 @@ _LOCK_FILE = re.compile(
     r"(?i)(?:\.lock|-lock\.json|\.sum|lock\.ya?ml)$|^(?:poetry|uv|cargo|yarn|pnpm)-?\.?lock"
 )
 _VENDORED_PART = frozenset(
-    "third-party third_party thirdparty vendor vendored external generated _generated".split()
+    "third-party third_party thirdparty vendor vendored external generated _generated typeshed".split()
 )
 _GENERATED_FILE = re.compile(
     r"(?i)(?:_pb2\.pyi?|\.pb\.(?:go|h|cc)|\.min\.(?:js|css)|_generated\.\w+|\.snap)$"

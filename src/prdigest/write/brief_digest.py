@@ -181,7 +181,3 @@ def _people(context: DigestContext) -> Block | None:
         "Contributors",
         (Line(plain(f"{first_timers(len(first), context).capitalize()}: {names}.")),),
     )
-
-
-def told_numbers(plan: DigestPlan) -> Sequence[int]:
-    return plan.told
