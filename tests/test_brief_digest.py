@@ -93,7 +93,14 @@ def _records() -> list[dict[str, object]]:
             body="## Motivation\n`parse` raises IndexError on an empty string.",
         ),
     ]
-    rows[0]["files"].append(_patch("pyproject.toml", ['version = "2.0.0"'], ['version = "2.1.0"']))  # type: ignore[union-attr]
+    rows[0]["files"] = [
+        _patch("pyproject.toml", ['version = "2.0.0"'], ['version = "2.1.0"']),
+        _patch(
+            "CHANGELOG.md",
+            [],
+            ["## 2.1.0", "- Python 3.14 support (#99)", "- `run --fast` for large runs"],
+        ),
+    ]
     rows[1]["files"] = [
         _patch("widgets/api.py", ["def load_legacy(path):", "    return load(path)"], [])
     ]
@@ -135,6 +142,10 @@ def test_releases_and_breaking_changes_lead(tmp_path: Path) -> None:
     takeaways = markdown.split("### Key Takeaways", 1)[1].split("---", 1)[0]
     assert takeaways.index("PR#101") < takeaways.index("PR#10") + 10  # the release first
     assert "version 2.1.0" in takeaways
+    # what a release brings, in its changelog's words
+    assert "Highlights: Python 3.14 support; `run --fast` for large runs" in _section(
+        markdown, "Releases"
+    )
     assert "PR#102" in _section(markdown, "Breaking changes")
     assert "`load_legacy`" in _section(markdown, "Breaking changes")
     assert "PR#103" in _section(markdown, "Deprecations")

@@ -23,8 +23,9 @@ import re
 from pathlib import Path
 
 from ..models import BriefText, PullRequest
-from ..reading import CleanTitle
-from ..reading.pr_body import PRBody, Role, is_bot_body, read_body
+from ..reading import CleanTitle, clean_title
+from ..reading.pr_body import PRBody, Role, continued_title, is_bot_body, read_body
+from ..reading.releases import changelog_items, released_version
 from .brief_why import stated_why
 from .english import as_clause, sentence_case, third_person, verb_base
 from .statements import about_the_same, as_statement, content_words, has_subject, sentences
@@ -53,6 +54,7 @@ _RULES = (
     "english.py",
     "../reading/pr_body.py",
     "../reading/titles.py",
+    "../reading/releases.py",
 )
 # who made the words of a brief, and by which rules
 WRITER = f"deterministic@{_rules_version()}"
@@ -60,8 +62,10 @@ WRITER = f"deterministic@{_rules_version()}"
 
 def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ()) -> BriefText:
     """The what and why of one PR, from its title, body and diff."""
-    body = pr.body or ""
-    title_clause = _and_verbs(sentence_case(as_clause(_as_typed(clean.text, pr.title))))
+    title, body = continued_title(pr.title, pr.body or "")
+    if title != pr.title:  # the title GitHub cut short, whole again
+        clean = clean_title(title, pr.number)
+    title_clause = _and_verbs(sentence_case(as_clause(_as_typed(clean.text, title))))
     read = read_body(body) if body and not is_bot_body(body) else PRBody((), False)
     if read.commit_log and not any(about_the_same(text, clean.text) for text in read.prose[:2]):
         read = PRBody((), True)  # its first commit is another change's (a merged branch)
@@ -69,6 +73,9 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
     what = spelled_as_code(what, pr)
     fix = bool(_FIX.match(clean.text))
     why, why_from = stated_why(read, what, claims, fix)
+    brings = changelog_items(pr) if released_version(pr) else ()
+    if brings:  # a release says what it brings, in its changelog's words
+        why, why_from = "Highlights: " + "; ".join(_clip(item) for item in brings), "release"
     return BriefText(what, spelled_as_code(why, pr) if why else "", source, why_from, WRITER)
 
 
@@ -85,9 +92,25 @@ def _what(body: PRBody, title: str, title_clause: str) -> tuple[str, str]:
         return summary, "summary"
     # a squashed commit's words are how the work began ("start removing vconst"), not
     # what landed: they stand in only for a title that says nothing on its own
+    if summary and not body.commit_log and _fuller(summary, title):
+        return summary, "summary"  # "Add telemetry to trainers" said in full by its body
     if clear or not summary or (body.commit_log and title_clause != title):
         return title_clause, "title"
     return summary, "summary"
+
+
+def _fuller(statement: str, title: str) -> bool:
+    """A short title (five words or fewer) that its body says in full, with three words
+    of substance more."""
+    return len(title.split()) <= 5 and len(content_words(statement) - content_words(title)) >= 3
+
+
+def _clip(item: str, words: int = 14) -> str:
+    """A changelog entry short enough to list: whole, or cut at a clause's end."""
+    if len(item.split()) <= words:
+        return item
+    head = re.split(r",\s|;\s|\s[-–—]\s|\s\(", item)[0]
+    return head if len(head.split()) <= words else " ".join(item.split()[:words]) + " …"
 
 
 def _as_typed(text: str, title: str) -> str:

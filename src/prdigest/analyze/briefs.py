@@ -114,11 +114,14 @@ def subject_of(it: Item, spelling: Spelling) -> str:
     code = _LEADING_CODE.match(it.clean.text)
     if code:
         candidates.append(f"`{code.group('name')}`")
+    folders = {normalize_tag(d) for f in it.pr.files for d in f.path.split("/")[:-1]}
     for candidate in candidates:
         name = candidate.strip().strip("[]()").strip()
         key = normalize_tag(name)
         if not key or key in _PROCESS or key.isdigit() or len(name) > 40:
             continue
+        if name.islower() and key in folders:
+            continue  # a folder the title names (`fix(nu-command): …`): where, not what
         if re.fullmatch(r"\d+\s*/\s*\w+", key):
             continue
         if "`" in name or "/" in name:

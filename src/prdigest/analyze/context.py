@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
+from datetime import timedelta
 
 from ..models import BriefText, Classification, PullRequest, links_to_github, pr_url
 from ..reading.spelling import Spelling
@@ -135,7 +136,11 @@ def build_context(
         )
 
     who = persons([it.pr for it in built], people)
-    first_timers = first_time_authors([it.pr for it in built], who)
+    # who is new is known only against a history long enough to have seen the regulars
+    known = history.first_landed is not None and (
+        window.first_day - history.first_landed.date() >= NEWCOMER_HISTORY
+    )
+    first_timers = first_time_authors([it.pr for it in built], who) if known else []
     count_block = counts(
         [it.pr for it in built], who, first_timers, len(revert_rows), len(reland_rows), previous_prs
     )
@@ -209,6 +214,9 @@ def build_context(
         briefs=briefs,
         plan=plan,
     )
+
+
+NEWCOMER_HISTORY = timedelta(days=365)
 
 
 def _landing_order(pair: tuple[PullRequest, Classification]) -> tuple[str, str, int]:

@@ -8,7 +8,7 @@ told changes group, which PRs each bullet tells and which are counted but not to
   (breaking, new, improved, faster, fixed), a larger one by component, sections ordered by
   the importance of what they tell, not by how many PRs they hold.
 - **Selection**: the told changes are the most notable user-facing ones, within a
-  budget that grows with the window (`bullet_budget`): a week of 10 PRs is read in a
+  budget of words that grows with the window (`word_budget`): a week of 10 PRs is read in a
   minute. A series, or PRs of one subject in one section, is one bullet. Breaking changes
   and deprecations are always told.
 - **What is not told** is counted in the closing line, by what it is (tests, CI, docs,
@@ -122,6 +122,7 @@ class Entry:
     name: str
     prs: tuple[int, ...]
     series: bool = False
+    cited_with: tuple[int, ...] = ()  # PRs of the same change, cited beside the lead
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,15 +142,32 @@ class DigestPlan:
 
     @property
     def told(self) -> tuple[int, ...]:
-        return tuple(n for s in self.sections for e in s.entries for n in e.prs)
+        return tuple(n for s in self.sections for e in s.entries for n in (*e.prs, *e.cited_with))
 
 
-def bullet_budget(prs: int) -> int:
-    """How many bullets a window of `prs` PRs gets: about 6 for 10 PRs, 10 for 40, 14
-    for 170, 22 for 550 (the digest stays under ~250, 450 and 700 words)."""
+# words a digest may spend, by the PRs of its window: under the readers' limits (250 for a
+# week of 20 PRs, 450 for 171, 700 for 545), with room for what is not a bullet
+_WORDS = ((1, 80), (10, 185), (20, 225), (171, 405), (545, 630))
+OVERHEAD = 75  # Key Takeaways, the closing line and the title
+
+
+def word_budget(prs: int) -> int:
+    """The words a window of `prs` PRs is told in (interpolated on the log of its size)."""
     if prs <= 0:
         return 0
-    return max(2, min(24, round(2.2 + 2.9 * math.log(prs) - (1.5 if prs > 100 else 0.0))))
+    points = [(math.log(n), w) for n, w in _WORDS]
+    x = math.log(prs)
+    if x >= points[-1][0]:
+        return points[-1][1]
+    for (x0, w0), (x1, w1) in zip(points, points[1:], strict=False):
+        if x <= x1:
+            return round(w0 + (w1 - w0) * (x - x0) / (x1 - x0))
+    return points[0][1]
+
+
+def _words(b: Brief) -> int:
+    """What telling a brief costs: its sentences, its name and its citation."""
+    return len(b.what.split()) + len(b.why.split()) + (2 if b.subject else 0) + 2
 
 
 def plan_digest(
@@ -163,11 +181,12 @@ def plan_digest(
     order = sorted(briefs.values(), key=lambda b: (-_weight(b), b.number))
     news = [b for b in order if b.news]
     lead = _lead(news)
-    budget = bullet_budget(len(briefs))
+    reverted = sum(b.status is Status.REVERT for b in briefs.values())
+    budget = word_budget(len(briefs)) - OVERHEAD - 15 * min(reverted, 3)
     grouping = Grouping.KINDS if len(briefs) <= KIND_WEEK else Grouping.COMPONENTS
     entries = _entries(news, series_of, budget)
-    told = {n for e in entries for n in e.prs}
     sections = _sections(entries, briefs, grouping)
+    told = {n for s in sections for e in s.entries for n in (*e.prs, *e.cited_with)}
     untold: dict[Untold, list[int]] = defaultdict(list)
     for b in sorted(briefs.values(), key=lambda b: b.number):
         if b.number not in told:
@@ -204,9 +223,13 @@ def _lead(news: Sequence[Brief]) -> tuple[int, ...]:
     """Every release, then the strongest user-facing changes. A break weighs a little more
     than its notability (users must act on it), but a raised floor or a removed flag does
     not outrank the week's biggest feature: its notability already counts the break."""
-    releases = [b.number for b in news if b.release]
+    versions: dict[str, int] = {}
+    for b in news:
+        if b.release:
+            versions.setdefault(b.release, b.number)  # one release is one news
+    releases = list(versions.values())
     rest = sorted(
-        (b for b in news if b.number not in releases and _may_lead(b)),
+        (b for b in news if not b.release and _may_lead(b)),
         key=lambda b: (-(b.score + _LEAD_BONUS.get(b.announced, 0.0)), b.number),
     )
     return tuple((releases + [b.number for b in rest])[:LEAD_SIZE])
@@ -230,9 +253,10 @@ def _may_lead(b: Brief) -> bool:
 
 
 def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -> list[Entry]:
-    """The bullets: the strongest changes first, a series as one bullet, every break and
-    deprecation whatever the budget."""
+    """The bullets: the strongest changes first, a series as one bullet, while the words
+    last (`budget`); every release, break and deprecation whatever the budget."""
     out: list[Entry] = []
+    spent = 0
     taken: set[int] = set()
     spread = Counter(w for b in news for w in _topic_words(b))
     common = frozenset(w for w, n in spread.items() if n > max(2, len(news) // 10))
@@ -245,9 +269,15 @@ def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -
         if b.number in taken:
             continue
         must = b.release or b.announced in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
-        if len(out) >= budget and not must:
+        if spent + _words(b) > budget and not must:
             continue
-        if not must and not b.user_facing:
+        if not must and not _may_lead(b):
+            continue  # housekeeping is counted at the end, never told
+        if b.release:  # one release in several PRs (its changelog, its version bump)
+            same = [m for m in news if m.release == b.release and m.number not in taken]
+            out.append(Entry("", (b.number,), cited_with=tuple(m.number for m in same[1:])))
+            taken.update(m.number for m in same)
+            spent += _words(b)
             continue
         # a break or a deprecation is told alone: the series' other parts are not what breaks
         key = series_of.get(b.number, "")
@@ -259,8 +289,11 @@ def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -
         series = len(members) > 1
         if not series and not must:
             members = [b, *_theme_of(b, news, taken, common)]
+            while len(members) > 1 and spent + sum(_words(m) for m in members) > budget:
+                members.pop()  # a theme tells what the words allow; the rest is counted
         out.append(Entry(_shared_subject(members), tuple(m.number for m in members), series))
         taken.update(m.number for m in members)
+        spent += _words(b) if series else sum(_words(m) for m in members)
     return out
 
 
@@ -367,8 +400,8 @@ def _fold_singles(
 
 
 def _merged(entries: Sequence[Entry]) -> list[Entry]:
-    """Entries of one section under one name become one bullet (its sub-bullets), at most
-    MAX_PER_SECTION bullets a section (what is left is merged into the last ones' names)."""
+    """Entries of one section under one name become one bullet, its sub-bullets the first
+    MAX_THEME of them (the rest are counted, not told)."""
     by_name: dict[str, list[Entry]] = {}
     for entry in entries:
         key = entry.name.lower().strip("`") if entry.name else f"#{entry.prs[0]}"
@@ -378,5 +411,6 @@ def _merged(entries: Sequence[Entry]) -> list[Entry]:
         if len(group) == 1:
             out.append(group[0])
         else:
-            out.append(Entry(group[0].name, tuple(n for e in group for n in e.prs), False))
+            numbers = [n for e in group for n in e.prs][:MAX_THEME]
+            out.append(Entry(group[0].name, tuple(numbers), False))
     return out

@@ -248,3 +248,19 @@ def _first_commit(text: str) -> str:
 def is_bot_body(body: str) -> bool:
     """A body written by a bot (dependency updates, generated PRs): no author's words."""
     return bool(_BOT.search(body[:2000]))
+
+
+_ELLIPSIS = ("…", "...")
+
+
+def continued_title(title: str, body: str) -> tuple[str, str]:
+    """A title GitHub cut at its length limit (`… when st…`) continues on the body's first
+    line (`…reams are used`): the title whole, and the body without that line."""
+    head = (body or "").lstrip()
+    if not title.rstrip().endswith(_ELLIPSIS) or not head.startswith(_ELLIPSIS):
+        return title, body
+    first, _, rest = head.partition("\n")
+    cut = title.rstrip()
+    cut = cut[: -len(next(e for e in _ELLIPSIS if cut.endswith(e)))]
+    tail = first[len(next(e for e in _ELLIPSIS if first.startswith(e))) :]
+    return f"{cut}{tail}".strip(), rest

@@ -19,7 +19,8 @@ _TITLE = re.compile(
     rf"(?i)^(?:\[[^\]]*\]\s*)*(?:chore\(release\):?\s*|release:?\s*|releasing\s+|"
     rf"prepare(?:s|d)?\s+(?:for\s+)?(?:the\s+)?(?:release\s+(?:of\s+)?)?|cut\s+(?:release\s+)?|"
     rf"bump(?:s|ed)?\s+(?:the\s+)?(?:package\s+)?version\s+(?:to\s+)?|version\s+bump\s+(?:to\s+)?|"
-    rf"(?:add\s+)?(?:the\s+)?(?:changelog|release notes?)\s+(?:for\s+)?|\S+\s+)?"
+    rf"(?:(?:add|some|final)\s+)?(?:the\s+)?(?:changelog|release notes?)(?:\s+updates?)?\s+"
+    rf"(?:for\s+)?(?:[A-Za-z][\w.-]*\s+)?|\S+\s+)?"
     rf"{_VERSION}(?:\s+release(?:d)?)?\s*$"
 )
 _SPEAKS = re.compile(r"(?i)\b(?:release|releasing|changelog|version bump|bump (?:the )?version)\b")
@@ -57,3 +58,29 @@ def _version_set(pr: PullRequest) -> str:
 
 def _sets_version(pr: PullRequest, version: str) -> bool:
     return bool(version) and _version_set(pr).lstrip("v") == version.lstrip("v")
+
+
+_CHANGELOG = re.compile(r"(?i)(?:^|/)(?:changelog|changes|history|news|release[-_ ]?notes?)[^/]*$")
+_ITEM = re.compile(r"^\+\s{0,3}[-*]\s+(?P<text>\S.*)$")
+_REFS = re.compile(
+    r"\s*\((?:#\d+|\[#\d+\]\([^)]*\))(?:,\s*(?:#\d+|\[#\d+\]\([^)]*\)))*\)|\s*\[#\d+\]\([^)]*\)"
+)
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+
+
+def changelog_items(pr: PullRequest, limit: int = 3) -> tuple[str, ...]:
+    """The first entries a release PR adds to its changelog (their text, without PR
+    references and links): what the release brings, in the project's own words."""
+    items: list[str] = []
+    for change in pr.files:
+        if not change.patch or not _CHANGELOG.search(change.path):
+            continue
+        for line in change.patch.splitlines():
+            found = _ITEM.match(line)
+            if found:
+                text = _LINK.sub(r"\1", _REFS.sub("", found.group("text"))).strip().rstrip(".")
+                if len(text.split()) >= 2:
+                    items.append(text)
+            if len(items) >= limit:
+                return tuple(items)
+    return tuple(items)

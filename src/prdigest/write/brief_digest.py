@@ -9,6 +9,7 @@ What was checked (citations, figures) is no prose: it goes in an HTML comment.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from ..analyze.brief_types import Brief, Status
 from ..analyze.context_types import DigestContext
@@ -62,8 +63,6 @@ def _totals(context: DigestContext, plan: DigestPlan) -> str:
     numbered as the reference digests number it."""
     counts = context.counts
     total = f"{plural(counts.prs, 'PR')} landed{_movement(context)}"
-    if counts.direct_pushes:
-        total += f" (and {plural(counts.direct_pushes, 'direct push', 'direct pushes')})"
     areas = [a for a in plan.top_components if a]
     if plan.grouping is Grouping.COMPONENTS and areas:
         numbered = ", ".join(f"({i}) {plain(a)}" for i, a in enumerate(areas, start=1))
@@ -75,7 +74,7 @@ def _movement(context: DigestContext) -> str:
     total = context.trends.total
     if not total.previous or total.pct is None or abs(total.pct) < 20:
         return ""
-    return f" ({'up' if total.delta > 0 else 'down'} from {total.previous} the week before)"
+    return f", {'up' if total.delta > 0 else 'down'} from {total.previous} the week before"
 
 
 def _section(
@@ -93,7 +92,8 @@ def _bullet(entry: Entry, briefs: Mapping[int, Brief], ledger: Ledger, heading: 
     name = name if len(members) > 1 or named(lead, name) else ""
     label = f"**{inline(name)}:** " if name else ""
     if len(members) == 1:
-        text = f"{label}{sentence(lead, name=name)} ({ledger.cite(lead.number)})."
+        cites = ", ".join(ledger.cite(n) for n in (lead.number, *entry.cited_with))
+        text = f"{label}{sentence(lead, name=name)} ({cites})."
         return ledger.line(text, figures=_figures(lead))
     if entry.series:
         told = sentence(lead, name=name).rstrip(".")
@@ -145,30 +145,48 @@ def _untold_line(plan: DigestPlan, ledger: Ledger) -> Line | None:
     )
 
 
+REVERTS_TOLD = 3  # reverts told one by one (those still out first); the rest cited in a line
+
+
+class _Taken(NamedTuple):
+    """A revert of the window, as the Reverts block tells it."""
+
+    revert: int
+    target: Brief | None  # the change it took back, when it landed in the window
+    what: str  # what it took back, in words ("" when nothing says)
+    again: int | None  # the PR that landed it again
+
+
 def _reverts(context: DigestContext, ledger: Ledger) -> Block | None:
     """Changes reverted in the window: what was taken back (by its brief, or the title the
-    revert quotes when it landed before the window), and whether it came back."""
+    revert quotes when it landed before the window), and whether it came back; those
+    still out first, a few told, the rest cited in one line."""
     briefs = context.briefs
-    lines: list[Line] = []
+    taken: list[_Taken] = []
     for row in context.reverts:
         if row.revert is None:
             continue
         target = briefs.get(row.reverted) if row.reverted is not None else None
-        again = row.relanded_by or next(
-            (
-                b.number
-                for b in briefs.values()
-                if b.status is Status.RELAND
-                and b.status_of is not None
-                and b.status_of == row.reverted
-            ),
-            None,
+        what = inline(sentence_case(target.what)) if target else plain(row.title)
+        relands = (
+            b.number
+            for b in briefs.values()
+            if b.status is Status.RELAND and b.status_of == row.reverted
         )
-        what = inline(sentence_case(target.what)) if target else f"“{plain(row.title)}”"
-        cite = f" ({ledger.cite(target.number)})" if target else ""
-        text = f"{what}{cite} was reverted ({ledger.cite(row.revert)})"
-        text += f" and landed again ({ledger.cite(again)})." if again else "."
+        taken.append(_Taken(row.revert, target, what, row.relanded_by or next(relands, None)))
+    taken.sort(key=lambda t: (t.again is not None, not t.what))
+    lines: list[Line] = []
+    for t in taken[:REVERTS_TOLD]:
+        told = f"“{t.what}”" if t.what else "A change"
+        if t.target is not None:
+            told = f"{t.what} ({ledger.cite(t.target.number)})"
+        text = f"{told} was reverted ({ledger.cite(t.revert)})"
+        text += f" and landed again ({ledger.cite(t.again)})." if t.again else "."
         lines.append(ledger.line(text))
+    rest = [t.revert for t in taken[REVERTS_TOLD:]]
+    if rest:
+        cites = ", ".join(ledger.cite(n) for n in rest)
+        lines.append(ledger.line(f"{plural(len(rest), 'more revert').capitalize()} ({cites})."))
     return Block("Reverts", tuple(lines)) if lines else None
 
 

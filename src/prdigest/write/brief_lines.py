@@ -14,8 +14,6 @@ from ..render.markdown import inline
 
 LEAD_WORDS = 14  # a lead's clause in Key Takeaways, cut at a clause's end
 _NAMES_SHOWN = 3
-# what users import by name: a class (`MotifVideoPipeline`) or a function (`load_gguf`)
-_IMPORTED = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 _CUT = re.compile(r",\s|;\s|\s[-–—]\s|\s(?:so that|which|by|to allow|in order to|because)\s")
 # a clause cut short must not end waiting for its next word
 _DANGLING = re.compile(
@@ -104,16 +102,11 @@ def _without_name(what: str, name: str) -> str:
 
 
 def _surface(brief: Brief, what: str) -> str:
-    """The public names the sentence does not already say: those a break removes or
-    renames, or those a new feature adds that users import (its classes and functions,
-    not modules or constants), a few of each."""
+    """The public names the sentence does not already say that a break removes or renames,
+    a few of each."""
     said = what.lower()
     if brief.announced is not AnnouncementKind.BREAKING and brief.kind != "bc_breaking":
-        if brief.kind != "new_features" or not brief.user_facing:
-            return ""
-        leaves = dict.fromkeys(n.rsplit(".", 1)[-1] for n in brief.surface.added)
-        new = [n for n in leaves if _IMPORTED.fullmatch(n) and n.lower() not in said]
-        return "new: " + _names(new) if 0 < len(new) <= 2 * _NAMES_SHOWN else ""
+        return ""
     parts: list[str] = []
     gone = [n for n in brief.surface.removed if _leaf(n).lower() not in said]
     if gone:
