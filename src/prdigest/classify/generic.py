@@ -48,7 +48,7 @@ from .layout import (
 from .rules import AreaRule, KindRule, RuleEngine
 
 MAX_DEPTH = 3  # levels below the top, or below a package root
-SPLIT_SHARE = 0.15  # a directory touched by this share of PRs is split into its children
+SPLIT_SHARE = 0.3  # a directory touched by this share of PRs is split into its children
 MIN_CHILD_SHARE = 0.005
 MIN_CHILD_PRS = 3
 
@@ -256,9 +256,15 @@ def _package_roots(
         for key in touches
         if len(key) == 1 and not is_plumbing(key[0]) and key[0] not in MIRROR_DIRS
     ]
+    # a directory named exactly like the repository is its package (`mypy/`, not `mypyc/`)
+    exact = any(squash(key[0]) == own for key in tops)
     for key in tops:
         squashed = squash(key[0])
-        named = bool(own) and len(squashed) >= 2 and (own in squashed or squashed in own)
+        named = (
+            bool(own)
+            and len(squashed) >= 2
+            and (squashed == own if exact else (own in squashed or squashed in own))
+        )
         children = [k for k in touches if len(k) == 2 and k[0] == key[0]]
         if key[0] not in CONTAINERS and (
             named or (touches[key] >= 0.3 * total and len(children) >= 3)

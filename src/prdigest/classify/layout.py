@@ -23,7 +23,9 @@ BUILD_DIRS = frozenset(
     ).split()
 )
 DOC_DIRS = frozenset(("doc docs documentation notebooks site tutorial tutorials website").split())
-TEST_DIRS = frozenset(("__tests__ androidTest e2e spec specs test testing tests").split())
+TEST_DIRS = frozenset(
+    ("__tests__ androidTest e2e spec specs test testing tests test-data testdata test_data").split()
+)
 MIRROR_DIRS = frozenset(("bench benchmark benchmarks test tests").split())
 # Examples of a component sit under `examples/<component>/`: they are that component's work.
 EXAMPLE_DIRS = frozenset(("demo demos example examples sample samples").split())
@@ -69,6 +71,8 @@ FALLBACKS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
         (
             "test/**",
             "tests/**",
+            "test-data/**",
+            "**/test-data/**",
             "spec/**",
             "**/test/**",
             "**/tests/**",
