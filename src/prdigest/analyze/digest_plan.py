@@ -259,7 +259,7 @@ def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -
     spent = 0
     taken: set[int] = set()
     spread = Counter(w for b in news for w in _topic_words(b))
-    common = frozenset(w for w, n in spread.items() if n > max(2, len(news) // 10))
+    common = frozenset(w for w, n in spread.items() if n > max(3, len(news) // 8))
     by_series: dict[str, list[Brief]] = defaultdict(list)
     for b in news:
         key = series_of.get(b.number, "")
@@ -313,7 +313,7 @@ def _theme_of(
         and b.number not in taken
         and b.author == lead.author
         and b.component == lead.component
-        and b.user_facing
+        and _may_lead(b)
         and not b.release
         and b.announced not in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
         and words & _topic_words(b)

@@ -1,0 +1,165 @@
+"""Rules of evidence whose mutation once survived every test: a name a PR removes and adds
+back is not removed; a chore weighs less than the same work that is none; and the digest's
+plan — a release leads, housekeeping never does, a change reverted in its window is never
+told, a stated series is one bullet, one author's effort on one thing is one bullet, and
+the words spent stay within the window's budget."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from prdigest import kinds
+from prdigest.analyze.brief_types import (
+    AnnouncementKind,
+    Brief,
+    Evidence,
+    KindJudgment,
+    Status,
+    Surface,
+)
+from prdigest.analyze.digest_plan import Untold, plan_digest, word_budget
+from prdigest.analyze.notability import pr_score
+from prdigest.models import FileChange, PullRequest
+from prdigest.reading.api_changes import read_diff
+
+
+def _patch(path: str, lines: list[str]) -> FileChange:
+    added = sum(line.startswith("+") for line in lines)
+    removed = sum(line.startswith("-") for line in lines)
+    hunk = f"@@ -1,{removed} +1,{added} @@\n" + "\n".join(lines)
+    return FileChange(path, added, removed, patch=hunk)
+
+
+@pytest.mark.parametrize(
+    ("files", "removed"),
+    [
+        ([_patch("pkg/api.py", ["-def load(path):", "-    pass"])], {"load"}),
+        # moved within the file, or to another public file: still there
+        ([_patch("pkg/api.py", ["-def load(path):", "+def load(path, strict=False):"])], set()),
+        (
+            [_patch("pkg/api.py", ["-def load(path):"]), _patch("pkg/io.py", ["+def load(path):"])],
+            set(),
+        ),
+        # a private helper, or a test's, is no public name
+        ([_patch("pkg/api.py", ["-def _load(path):"])], set()),
+        ([_patch("tests/test_api.py", ["-def load(path):"])], set()),
+    ],
+)
+def test_a_name_removed_and_added_back_is_not_removed(
+    files: list[FileChange], removed: set[str]
+) -> None:
+    changes = read_diff(files)
+    assert {n.name.rsplit(".", 1)[-1] for n in changes.removed} == removed
+
+
+def test_a_chore_weighs_less_than_the_same_work() -> None:
+    files = (FileChange("pkg/core.py", 400, 300),)
+    work = PullRequest(repo="o/r", number=1, title="Rework the scheduler", files=files)
+    chore = replace(work, title="Reformat the scheduler with ruff")
+    assert (
+        pr_score(chore, kinds.IMPROVEMENTS, (), None)
+        < pr_score(work, kinds.IMPROVEMENTS, (), None) - 3
+    )
+
+
+def _brief(number: int, what: str, score: float = 5.0, **fields: object) -> Brief:
+    values: dict[str, object] = {
+        "number": number,
+        "author": "ada",
+        "subject": "",
+        "what": what,
+        "why": "",
+        "why_from": "",
+        "writer": "deterministic@test",
+        "kind": kinds.IMPROVEMENTS,
+        "kind_evidence": KindJudgment(kinds.IMPROVEMENTS, Evidence.TITLE, "title"),
+        "component": "Core",
+        "user_facing": True,
+        "announced": AnnouncementKind.NOTHING,
+        "migration": "",
+        "surface": Surface(),
+        "status": Status.LANDED,
+        "status_of": None,
+        "release": "",
+        "series": "",
+        "figures": (),
+        "score": score,
+    }
+    values.update(fields)
+    return Brief(**values)  # type: ignore[arg-type]
+
+
+def _plan(*briefs: Brief, series: dict[int, str] | None = None):  # noqa: ANN202
+    by_number = {b.number: b for b in briefs}
+    return plan_digest(by_number, dict.fromkeys(by_number, Untold.OTHER), series or {})
+
+
+def test_a_release_leads_and_housekeeping_never_does() -> None:
+    plan = _plan(
+        _brief(1, "Adds a new scheduler for batched jobs", 9.0),
+        _brief(2, "Fixes flaky tests in CI for the scheduler", 12.0),
+        _brief(3, "Prepares release 2.1.0", 1.0, release="2.1.0"),
+        _brief(4, "Adds `nu-helper-utils` crate for shared code", 11.0),
+    )
+    assert plan.lead[0] == 3
+    assert 2 not in plan.lead and 2 not in plan.told  # tests and CI: counted, not told
+    assert 4 not in plan.lead  # a package of helpers is the project's, not users' news
+
+
+def test_a_change_reverted_in_its_window_is_not_told() -> None:
+    plan = _plan(
+        _brief(1, "Adds an experimental cache", 9.0, status=Status.REVERTED),
+        _brief(2, "Reverts the experimental cache", 1.0, status=Status.REVERT, status_of=1),
+        _brief(3, "Adds a `--fast` flag to `run`", 4.0),
+    )
+    assert plan.told == (3,)
+    assert dict(plan.untold)[Untold.REVERTS] == (1, 2)
+
+
+def test_a_stated_series_is_one_bullet_and_a_break_is_told_alone() -> None:
+    plan = _plan(
+        _brief(1, "Adds part one of the new planner", 6.0),
+        _brief(2, "Adds part two of the new planner", 5.0),
+        _brief(
+            3,
+            "Removes `old_plan`",
+            5.5,
+            announced=AnnouncementKind.BREAKING,
+            kind=kinds.BC_BREAKING,
+        ),
+        series={1: "#1", 2: "#1", 3: "#1"},
+    )
+    entries = {e.prs: e for s in plan.sections for e in s.entries}
+    assert (1, 2) in entries and entries[(1, 2)].series
+    assert (3,) in entries  # what breaks is not hidden in the series' bullet
+
+
+def test_one_authors_effort_on_one_thing_is_one_bullet() -> None:
+    plan = _plan(
+        _brief(1, "Adds a glob backend for dc-glob", 8.0, author="devyn"),
+        _brief(2, "Fixes dc-glob with relative paths", 4.0, author="devyn"),
+        _brief(3, "Fixes dc-glob tilde expansion", 3.0, author="fdncred"),  # another author
+        _brief(4, "Adds a KDL format", 2.0, author="devyn"),  # another thing
+    )
+    prs = [e.prs for s in plan.sections for e in s.entries]
+    assert (1, 2) in prs and (3,) in prs and (4,) in prs
+
+
+def test_the_words_stay_within_the_budget() -> None:
+    briefs = [
+        _brief(
+            n, f"Adds feature number {n} with a long explanation of what it does", 10.0 - n / 100
+        )
+        for n in range(1, 60)
+    ]
+    plan = _plan(*briefs)
+    told_words = sum(len(b.what.split()) + 2 for b in briefs if b.number in plan.told)
+    assert told_words <= word_budget(len(briefs))
+    assert len(plan.told) < len(briefs)
+    assert (
+        word_budget(10) < word_budget(20) <= 250
+        and word_budget(171) <= 450
+        and word_budget(545) <= 700
+    )
