@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..models import BriefText, PullRequest
 from ..reading import CleanTitle, clean_title
+from ..reading.file_roles import is_library
 from ..reading.pr_body import PRBody, Role, continued_title, is_bot_body, read_body
 from ..reading.releases import changelog_items, released_version
 from .brief_why import stated_why
@@ -65,7 +66,11 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
     title, body = continued_title(pr.title, pr.body or "")
     if title != pr.title:  # the title GitHub cut short, whole again
         clean = clean_title(title, pr.number)
-    title_clause = _and_verbs(sentence_case(as_clause(_as_typed(clean.text, title))))
+    typed = _as_typed(clean.text, title)
+    clause = as_clause(typed)
+    if clause == typed and not has_subject(typed):
+        clause = _given_a_verb(typed, pr)
+    title_clause = _and_verbs(sentence_case(clause))
     read = read_body(body) if body and not is_bot_body(body) else PRBody((), False)
     if read.commit_log and not any(about_the_same(text, clean.text) for text in read.prose[:2]):
         read = PRBody((), True)  # its first commit is another change's (a merged branch)
@@ -111,6 +116,48 @@ def _clip(item: str, words: int = 14) -> str:
         return item
     head = re.split(r",\s|;\s|\s[-–—]\s|\s\(", item)[0]
     return head if len(head.split()) <= words else " ".join(item.split()[:words]) + " …"
+
+
+_NOUN_ACTION = re.compile(
+    r"(?i)^(?P<what>.+?)\s+(?P<noun>fix(?:es)?|clean-?ups?|refactor(?:ing)?|support|improvements?|"
+    r"updates?|removal|cleaning)$"
+)
+_NOUN_VERBS = {
+    "fix": "Fixes", "fixes": "Fixes", "cleanup": "Cleans up", "cleanups": "Cleans up",
+    "clean-up": "Cleans up", "clean-ups": "Cleans up", "cleaning": "Cleans up",
+    "refactor": "Refactors", "refactoring": "Refactors", "support": "Adds support for",
+    "improvement": "Improves", "improvements": "Improves", "update": "Updates",
+    "updates": "Updates", "removal": "Removes",
+}  # fmt: skip
+_FINITE = re.compile(
+    r"(?i)\s(?:is|are|was|were|can|cannot|can't|will|should|must|has|have|does|do)\s"
+)
+_MOVED = re.compile(r"^(?P<what>\S+(?: \S+)?) to (?P<where>\S+)$")
+
+
+def _given_a_verb(text: str, pr: PullRequest) -> str:
+    """A title that names a change without its verb, given the verb its own words or its
+    diff show: "Spec.py cleanups" → "Cleans up spec.py", "qr to mixin" → "Moves qr to
+    mixin", "X86 with `Ops.INS`" (all new files) → "Adds X86 with `Ops.INS`". A title
+    none of these fit stays as it is."""
+    if _FINITE.search(text):
+        return text  # "to and shard is noop for deviceless uop" has its verb
+    noun = _NOUN_ACTION.match(text)
+    if noun:
+        return f"{_NOUN_VERBS[noun.group('noun').lower()]} {noun.group('what')}"
+    moved = _MOVED.match(text)
+    if moved:
+        return f"Moves {moved.group('what')} to {moved.group('where')}"
+    created = sum(f.additions or 0 for f in pr.files if is_library(f.path) and not f.deletions)
+    changed = sum((f.additions or 0) + (f.deletions or 0) for f in pr.files if is_library(f.path))
+    if changed and created >= 0.6 * changed:
+        return f"Adds {text[:1].lower() + text[1:] if _plain(text) else text}"
+    return text
+
+
+def _plain(text: str) -> bool:
+    first = text.split(" ", 1)[0]
+    return first.isalpha() and first[1:].islower()
 
 
 def _as_typed(text: str, title: str) -> str:
