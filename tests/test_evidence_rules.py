@@ -77,6 +77,7 @@ def _brief(number: int, what: str, score: float = 5.0, **fields: object) -> Brie
         "kind_evidence": KindJudgment(kinds.IMPROVEMENTS, Evidence.TITLE, "title"),
         "component": "Core",
         "user_facing": True,
+        "chore": False,
         "announced": AnnouncementKind.NOTHING,
         "migration": "",
         "surface": Surface(),

@@ -77,6 +77,7 @@ class Brief:
     kind_evidence: KindJudgment
     component: str  # where its library lines land, as the project names it
     user_facing: bool
+    chore: bool  # lint, typing, formatting, pins: never news
     announced: AnnouncementKind
     migration: str  # what users should do, in the PR's words, or ""
     surface: Surface

@@ -48,6 +48,11 @@ _SKIP = re.compile(
     r"follow[- ]?up|todo|this pr|in this pr|i think|we think|hopefully|see|issue)\b|https?://|\?"
 )
 _PREVIOUSLY = frozenset({"previously"})
+_SYMPTOM = re.compile(
+    r"(?i)\b(?:fail\w*|crash\w*|hang\w*|error\w*|exception|raises?|wrong\w*|incorrect\w*|"
+    r"broken|break\w*|never|ignor\w*|doesn'?t|does not|can'?t|cannot|silently|spurious|leak\w*|"
+    r"stale|missing|lost)\b"
+)
 _FIRST_PERSON = re.compile(r"(?i)^(?:i|we|i'm|i've|we've)\s+")
 
 
@@ -67,6 +72,10 @@ def stated_why(body: PRBody, what: str, claims: tuple[str, ...], fix: bool) -> t
     for section in body.of(*roles):
         for text in (*section.paragraphs[:2], *section.items[:1]):
             for sentence in sentences(text)[:2]:
+                # a summary's present tense may be how things are meant to be; only its
+                # sentences that name a failure tell the state a fix ends
+                if section.role is not Role.MOTIVATION and not _SYMPTOM.search(sentence):
+                    continue
                 before = _before(sentence)
                 # the old state names what the change touches: it only has to say more
                 if before and content_words(before) - content_words(what) - _PREVIOUSLY:

@@ -70,6 +70,7 @@ def make_briefs(
             kind_evidence=reading.kind,
             component=it.cls.area,
             user_facing=reading.user_facing,
+            chore=reading.chore,
             announced=reading.announced,
             migration=reading.migration,
             surface=reading.surface,

@@ -249,7 +249,7 @@ def _may_lead(b: Brief) -> bool:
     it does not call itself housekeeping."""
     if b.announced in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION):
         return True
-    return b.user_facing and not _HOUSEKEEPING.search(f"{b.subject} {b.what}")
+    return b.user_facing and not b.chore and not _HOUSEKEEPING.search(f"{b.subject} {b.what}")
 
 
 def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -> list[Entry]:

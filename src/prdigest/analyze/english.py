@@ -137,7 +137,7 @@ for _verb in (
     "recompute redirect reimplement reload remap render repackage reproduce rerun respect "
     "restrict retain retrieve revamp revise sanitize serve specify stub substitute toggle "
     "transfer transform translate trigger truncate unpack unpin unset unskip unwrap upcast "
-    "utilize widen accelerate consider narrow"
+    "utilize widen accelerate consider narrow incorporate"
 ).split():
     VERB_NOUNS.setdefault(_verb, "")
 VERB_NOUNS.update(

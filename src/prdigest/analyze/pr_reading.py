@@ -53,6 +53,7 @@ class PRReading:
     content_key: str
     claims: tuple[str, ...]
     user_facing: bool
+    chore: bool
     announced: AnnouncementKind
     migration: str
     notice: str  # the PR's own release-note sentence announcing the break or deprecation
@@ -86,6 +87,7 @@ def read_pr(it: Item, note: Notability) -> PRReading:
         content_key=content_key(pr),
         claims=tuple(it.claims),
         user_facing=sub.user_facing if sub is not None else True,
+        chore=sub.chore if sub is not None else False,
         announced=announced,
         migration=said.hint if said is not None else "",
         notice=_notice(pr)

@@ -31,7 +31,7 @@ _CHORE = re.compile(
     r"(?i)\b(?:lint\w*|formatt(?:ing|er)|reformat\w*|typos?|spelling|bump\w*|pin(?:s|ned)?|"
     r"nits?|docformatter|pyre|pyrefly|mypy|flake8|ruff|black|isort|clang-format|clang-tidy|"
     r"type (?:hints?|annotations?|errors?|checking)|typing|copyright|license headers?|"
-    r"spdx|clean(?:s|ing|ed)?(?: up)?|cleanups?|tidy\w*)\b"
+    r"spdx|clean(?:s|ing|ed)?(?: up)?|cleanups?|tidy\w*|styl(?:e|ing)(?: fix\w*)?)\b"
 )
 _CAPABILITY_VERBS = frozenset(
     "add introduce implement enable support create expose integrate extend allow register".split()
