@@ -40,6 +40,13 @@ _EMPTY = re.compile(r"(?i)^\s*(?:none|n/?a|no|nothing|-+)?\s*\.?\s*$")
 _CHECKED = "[x] "  # a template's box its author ticked (`read_body` keeps those)
 
 
+def _said(sentence: str) -> str:
+    """The sentence as a digest may quote it: no tag, no bold, and nothing when it only
+    introduces what follows ("**Breaking changes** (intentional):")."""
+    text = _TAG.sub("", sentence.replace("**", "")).strip()
+    return "" if text.endswith(":") or len(text.split()) < 4 else text
+
+
 @dataclass(frozen=True, slots=True)
 class Said:
     kind: str  # breaking | deprecation | default
@@ -73,5 +80,5 @@ def said_in_notes(body: str) -> Said | None:
             for sentence in sentences(text):
                 found = pattern.search(sentence)
                 if found and not _NEGATED.search(sentence) and not _REPAIRS.search(sentence):
-                    return Said(kind, _TAG.sub("", sentence).strip())
+                    return Said(kind, _said(sentence))
     return None

@@ -129,6 +129,16 @@ _NOUN_VERBS = {
     "improvement": "Improves", "improvements": "Improves", "update": "Updates",
     "updates": "Updates", "removal": "Removes",
 }  # fmt: skip
+_LEADING_NOUN = re.compile(
+    r"(?i)^(?P<noun>integration|implementation|introduction|migration|removal|refactor(?:ing)?|"
+    r"clean-?up|optimi[sz]ation|deprecation)\s+(?:of\s+|for\s+)?(?P<rest>\S.*)$"
+)
+_LEADING_VERBS = {
+    "integration": "Integrates", "implementation": "Implements", "introduction": "Introduces",
+    "migration": "Migrates", "removal": "Removes", "refactor": "Refactors",
+    "refactoring": "Refactors", "cleanup": "Cleans up", "clean-up": "Cleans up",
+    "optimization": "Optimizes", "optimisation": "Optimizes", "deprecation": "Deprecates",
+}  # fmt: skip
 _FINITE = re.compile(
     r"(?i)\s(?:is|are|was|were|can|cannot|can't|will|should|must|has|have|does|do)\s"
 )
@@ -142,6 +152,10 @@ def _given_a_verb(text: str, pr: PullRequest) -> str:
     none of these fit stays as it is."""
     if _FINITE.search(text):
         return text  # "to and shard is noop for deviceless uop" has its verb
+    leading = _LEADING_NOUN.match(text)
+    if leading:
+        rest = leading.group("rest")
+        return f"{_LEADING_VERBS[leading.group('noun').lower()]} {rest}"
     noun = _NOUN_ACTION.match(text)
     if noun:
         return f"{_NOUN_VERBS[noun.group('noun').lower()]} {noun.group('what')}"

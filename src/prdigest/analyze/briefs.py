@@ -17,6 +17,7 @@ from ..reading.spelling import Spelling
 from ..reading.titles import CONVENTIONAL_TYPES
 from .brief_text import brief_text
 from .brief_types import Brief, Status, Surface
+from .english import verb_base
 from .items import STOP_TAGS, Item
 from .notability import Notability
 from .pr_reading import PRReading, read_pr
@@ -123,6 +124,8 @@ def subject_of(it: Item, spelling: Spelling) -> str:
             continue
         if name.islower() and key in folders:
             continue  # a folder the title names (`fix(nu-command): …`): where, not what
+        if verb_base(name.split(" ", 1)[0].strip("`")) and " " in name:
+            continue  # `Consolidate AsrModule API: …` is an action, not a name
         if re.fullmatch(r"\d+\s*/\s*\w+", key):
             continue
         if "`" in name or "/" in name:

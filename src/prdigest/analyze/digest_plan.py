@@ -336,8 +336,11 @@ def _sections(
     groups: dict[tuple[SectionKind, str], list[Entry]] = defaultdict(list)
     for entry in entries:
         lead = briefs[entry.prs[0]]
-        if grouping is Grouping.KINDS or lead.release:
-            key = (_section_kind(lead), "")
+        # what users must act on is called out first in any week: releases, breaks,
+        # deprecations have sections of their own whatever the grouping
+        kind = _section_kind(lead)
+        if grouping is Grouping.KINDS or kind in _CALLED_OUT:
+            key = (kind, "")
         else:
             key = (SectionKind.COMPONENT, lead.component)
         groups[key].append(entry)
@@ -365,6 +368,9 @@ def _sections(
         )
         for kind, component in keys
     )
+
+
+_CALLED_OUT = frozenset({SectionKind.RELEASES, SectionKind.BREAKING, SectionKind.DEPRECATIONS})
 
 
 def component_name(component: str) -> str:
