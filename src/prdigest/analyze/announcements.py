@@ -37,8 +37,10 @@ from ..reading.api_changes import (
     ApiName,
     read_diff,
 )
-from ..reading.file_roles import is_library
+from ..reading.file_roles import is_library, is_public
+from ..reading.versions import raised_minimums
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
+from .claims import prose_lines
 
 BREAKING, DEPRECATION, DEFAULT = "breaking", "deprecation", "default"
 
@@ -102,6 +104,7 @@ _REPAIR = re.compile(
 _IDLE = re.compile(
     r"(?i)\b(?:unused|no longer (?:used|needed)|dead|redundant|duplicated?|stale|leftover|empty)\b"
 )
+_DUPLICATE = re.compile(r"(?i)\b(?:duplicated?|redundant)\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:[,;]|\s-\s|\band\b(?=\s+\w+\s))\s*")
 
 _TAGGED_BREAK = re.compile(
@@ -151,7 +154,7 @@ _SUPPORT = re.compile(r"(?i)\bsupport\b")
 # Every announcement has one of these words: most titles are done after this check.
 _TRIGGER = re.compile(
     r"(?i)remov|delet|drop|kill|\bend|deprecat|renam|phas|default|breaking|incompatible|"
-    r"requir|bump|rais|upgrad|increas"
+    r"requir|bump|rais|upgrad|increas|->|→|=>"
 )
 
 
@@ -186,7 +189,12 @@ def announce(
     if tags & _DEPRECATION_TAGS:
         return _weighed(_made(DEPRECATION, "marked as a deprecation", text, pr), changes, text, pr)
     if _IDLE.search(text) and not _TAGGED_BREAK.search(text):
-        return None  # removing what nobody uses breaks nobody
+        # a duplicate's users still import it from where it went ("Remove duplicated
+        # prepare_deepspeed"); what nobody uses breaks nobody
+        whole = [n for n in _weak(changes) if n.kind in (CLASS, FUNCTION)]
+        if _DUPLICATE.search(text) and whole and _about(text, whole, _SAYS_REMOVAL):
+            return _diff_break(changes, text, pr, "removes a public API (a duplicate)")
+        return None
     return _weighed(_from_title(text, pr), changes, text, pr)
 
 
@@ -239,7 +247,8 @@ def _weighed(
         if not strong and _CHECK.search(text) and _ENABLES.search(f"{text}\n{pr.body}"):
             return None  # a check removed because the thing is now supported: enablement
         if changes.read_from == "diff" and changes.complete and not changes.breaks:
-            return None  # the diff removes or renames no public name
+            if not (found.why == "renames a public API" and _renamed_in_code(text, pr)):
+                return None  # the diff removes or renames no public name
         return _with(found, changes)
     if found is not None and found.kind == DEPRECATION:
         if strong or (weak and _about(text, weak, _DEPRECATE_VERB)):
@@ -264,7 +273,65 @@ def _weighed(
         return _diff_break(changes, text, pr, "replaces a public API")
     if changes.starts_deprecation and not _INFRA_SCOPE.search(text):
         return _made(DEPRECATION, "adds a deprecation warning", text, pr, changes=changes)
+    return _unnamed_break(changes, text, pr)
+
+
+def _unnamed_break(changes: ApiChanges, text: str, pr: PullRequest) -> Announcement | None:
+    """A break the public names do not show: a raised minimum version (the diff), a
+    removal of library code whose diff cannot be read whole (a title that removes, a large
+    deletion), a body that says the PR is BC-breaking."""
+    raised = raised_minimums(pr.files)
+    if raised:
+        first = raised[0]
+        why = f"raises the minimum `{first.name}` from {first.before} to {first.after}"
+        hint = migration_hint(pr.body) or f"Upgrade `{first.name}` to {first.after} or later."
+        return Announcement(BREAKING, why, sentence(text), "", hint)
+    if not changes.complete and deleted_library(pr):
+        return _made(BREAKING, "deletes public library code", text, pr, changes=changes)
+    said = _body_says_breaking(pr.body)
+    if said:
+        return _made(BREAKING, "says it is BC-breaking", text, pr, changes=changes)
     return None
+
+
+_NEGATED = re.compile(
+    r"(?i)\b(?:no|non|not|without|isn't|avoid\w*|none|n/a)\b[\w\s-]{0,12}$|\[\s?\]\s*$"
+)
+
+
+def _body_says_breaking(body: str) -> bool:
+    """Whether the body's prose calls the change BC-breaking (a heading or a sentence;
+    not "no breaking changes", "non-breaking", an unticked template box)."""
+    for line in prose_lines(body or ""):
+        found = _TAGGED_BREAK.search(line)
+        if found is None:
+            continue
+        before = line[: found.start()]
+        after = line[found.end() : found.end() + 12]
+        if _NEGATED.search(before) or re.match(r"(?i)\W*(?:none|no|n/a)\b", after):
+            continue
+        return True
+    return False
+
+
+_REMOVAL_TITLE = re.compile(r"(?i)^(?:remov|delet|drop)\w*\b")
+_MIN_DELETED = 100  # lines of library code a removal deletes to count as one
+_ADDED_SHARE = 0.1  # … while adding at most this share of them back
+
+
+def deleted_library(pr: PullRequest) -> list[str]:
+    """The public library files a PR titled as a removal deletes from (it adds next to
+    nothing back), when that is at least `_MIN_DELETED` lines; else []. What the diff
+    shows only as counts (no patch) is told as files, never guessed as names."""
+    title = parse_title(pr.title).clean.strip()
+    if pr.number is None or not _REMOVAL_TITLE.match(title) or _IDLE.search(title):
+        return []
+    files = [f for f in pr.files if is_public(f.path)]
+    deleted = sum(f.deletions or 0 for f in files)
+    added = sum(f.additions or 0 for f in files)
+    if deleted < _MIN_DELETED or added > deleted * _ADDED_SHARE:
+        return []
+    return [f.path for f in files if (f.deletions or 0) > 0 and not (f.additions or 0)]
 
 
 def _strong(changes: ApiChanges) -> list[ApiName]:
@@ -441,11 +508,38 @@ def _judge_break(clause: str) -> str:
     removal = _REMOVAL.match(clause)
     if removal:
         return _judge_removal(removal.group("object"))
-    rename = _RENAME.match(clause)
+    rename = _RENAME.match(clause) or _ARROW.match(clause)
     old = rename.group("old").strip("`") if rename else ""
-    if rename and _PUBLIC_NAME.match(old) and not _FILE_NAME.search(old):
+    dotted = rename is not None and rename.re is _ARROW and "." in old
+    if rename and (_PUBLIC_NAME.match(old) or dotted) and not _FILE_NAME.search(old):
         return "renames a public API"
     return ""
+
+
+# `Ops.IDIV -> Ops.CDIV`: a title that is the rename itself
+_ARROW = re.compile(r"^`?(?P<old>[A-Za-z][\w.]*)`?\s*(?:->|→|=>)\s*`?(?P<new>[A-Za-z][\w.]*)`?")
+
+
+def _renamed_in_code(text: str, pr: PullRequest) -> bool:
+    """Whether the library code's diff carries out the title's rename where the reading
+    of names cannot see it (an enum member, a constant): the old name leaves every line
+    the diff touches, the new one comes in."""
+    rename = _RENAME.match(text) or _ARROW.match(text)
+    if rename is None or not rename.group("new"):
+        return False
+    old, new = (rename.group(k).strip("`").rsplit(".", 1)[-1] for k in ("old", "new"))
+    gone = re.compile(rf"\b{re.escape(old)}\b")
+    came = re.compile(rf"\b{re.escape(new)}\b")
+    removed = added = False
+    for change in pr.files:
+        if not is_library(change.path):
+            continue
+        for line in (change.patch or "").splitlines():
+            if line.startswith("+") and gone.search(line):
+                return False
+            removed = removed or (line.startswith("-") and bool(gone.search(line)))
+            added = added or (line.startswith("+") and bool(came.search(line)))
+    return removed and added
 
 
 _LIBRARY_ONLY = frozenset({"changes a default", "renames a public API"})

@@ -30,8 +30,10 @@ _ANNOUNCED = {
 _FROM_DIFF = frozenset(
     {"adds a deprecation warning", "removes what its deprecation warned of",
      "removes or renames a public option", "removes or renames a public API",
-     "replaces a public API"}
+     "replaces a public API", "removes a public API (a duplicate)",
+     "deletes public library code"}
 )  # fmt: skip
+_FROM_BODY = frozenset({"says it is BC-breaking"})
 MAX_SURFACE = 8  # names a brief keeps of each list
 
 
@@ -86,9 +88,11 @@ def _announced_from(said: Announcement | None, changes: ApiChanges) -> Evidence:
         return Evidence.TITLE
     if said.why.startswith("labelled"):
         return Evidence.LABEL
+    if said.why in _FROM_BODY:
+        return Evidence.BODY
     if (
         said.why in _FROM_DIFF
-        or said.why.startswith("removes `")
+        or said.why.startswith(("removes `", "raises the minimum `"))
         or (changes.read_from == "diff" and (said.removed or said.renamed))
     ):
         return Evidence.DIFF

@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from ..config import Config
-from ..errors import SourceError
+from ..errors import ReadOnlyStoreError, SourceError
 from ..models import Classification, PullRequest
 from ..reading import abbreviated_reverts
 from ..reading.spelling import Spelling
@@ -29,12 +29,22 @@ def release_notes(
     short_links: bool = False,
     profile_name: str | None = None,
     classifier: Classifier | None = None,
+    style: str = "pytorch",
 ) -> ReleaseNotesResult:
     """The release notes of a date window or a ref range, stored as a report.
-    `classifier`: how PRs are classified (default: as their weeks' digests file them)."""
+    `classifier`: how PRs are classified (default: as their weeks' digests file them);
+    `style`: the sections' convention, `pytorch` (PyTorch's) or `changelog` (Keep a
+    Changelog's)."""
     if (window is None) == (refs is None):
         raise ValueError("give exactly one of window and refs")
+    from ..analyze.brief_text import WRITER
+    from ..analyze.pr_reading import content_key
+    from ..classify.weekly import week_of
+
     prs = prs_in_range(store, repo, window, refs)
+    last = max((pr.merged_at for pr in prs if pr.merged_at), default=None)
+    spelling = store.title_spelling(repo, window or (week_of(last) if last else None))
+    stored = store.brief_texts([content_key(pr) for pr in prs if pr.number is not None], WRITER)
     result = compose_notes(
         repo,
         prs,
@@ -45,7 +55,14 @@ def release_notes(
         worksheet=worksheet,
         apply=apply,
         short_links=short_links,
+        spelling=spelling,
+        stored_texts=stored,
+        style=style,
     )
+    try:
+        store.save_brief_texts(result.made_texts)
+    except ReadOnlyStoreError:
+        pass  # made again next time: the notes need none of them stored
     result.report_id = store.save_report(result.report)
     return result
 
