@@ -20,7 +20,7 @@ removing, renaming or deprecating it (refactors move and rename internals all th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import kinds
 from ..models import PullRequest
@@ -38,6 +38,7 @@ from ..reading.api_changes import (
     read_diff,
 )
 from ..reading.file_roles import is_library, is_public
+from ..reading.pr_body import Role, read_body
 from ..reading.versions import raised_minimums
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
 from .claims import prose_lines
@@ -266,7 +267,11 @@ def _weighed(
         return _with(found, changes)
     if strong:
         return _diff_break(changes, text, pr, "removes or renames a public option")
-    if weak and (_SAYS_BREAKS.search(pr.body) or _about(text, weak, _SAYS_REMOVAL)):
+    if weak and (
+        _SAYS_BREAKS.search(pr.body)
+        or _about(text, weak, _SAYS_REMOVAL)
+        or _body_removes(pr.body, weak)
+    ):
         return _diff_break(changes, text, pr, "removes or renames a public API")
     whole = [n for n in weak if n.kind in (CLASS, FUNCTION)]
     if whole and _about(text, whole, _SAYS_FOLDING):
@@ -288,10 +293,36 @@ def _unnamed_break(changes: ApiChanges, text: str, pr: PullRequest) -> Announcem
         return Announcement(BREAKING, why, sentence(text), "", hint)
     if not changes.complete and deleted_library(pr):
         return _made(BREAKING, "deletes public library code", text, pr, changes=changes)
-    said = _body_says_breaking(pr.body)
-    if said:
+    if _body_says_breaking(pr.body):
         return _made(BREAKING, "says it is BC-breaking", text, pr, changes=changes)
+    told = _users_must_change(pr.body)
+    if told:
+        found = _made(
+            BREAKING, "its release note says users must change", text, pr, changes=changes
+        )
+        return found if found.hint else replace(found, hint=told)
     return None
+
+
+# what a PR's note to its users says they must do differently: "now takes `keep_line`
+# instead of `value`", "is no longer supported", "has been renamed"
+_USERS_CHANGE = re.compile(
+    r"(?i)\binstead of\b|\bno longer\b|\bnow (?:requires?|takes?|expects?|raises?|errors?)\b|"
+    r"\b(?:has|have) been (?:renamed|removed)\b"
+)
+
+
+def _users_must_change(body: str) -> str:
+    """The sentence of the body's note to users (its "release notes" or "what users need
+    to know" section) that tells them to change what they write; "" when none does."""
+    if not body or not _USERS_CHANGE.search(body):
+        return ""
+    for section in read_body(body).of(Role.USERS):
+        for text in (*section.paragraphs, *section.items):
+            for line in re.split(r"(?<=[.!])\s+", text):
+                if _USERS_CHANGE.search(line):
+                    return line.strip()
+    return ""
 
 
 _NEGATED = re.compile(
@@ -332,6 +363,16 @@ def deleted_library(pr: PullRequest) -> list[str]:
     if deleted < _MIN_DELETED or added > deleted * _ADDED_SHARE:
         return []
     return [f.path for f in files if (f.deletions or 0) > 0 and not (f.additions or 0)]
+
+
+def _body_removes(body: str, names: list[ApiName]) -> bool:
+    """Whether a line of the body's prose says it removes or renames one of `names`
+    ("also deleted idiv method")."""
+    return any(
+        _about(line, names, _SAYS_REMOVAL)
+        for line in prose_lines(body or "")
+        if _SAYS_REMOVAL.search(line)
+    )
 
 
 def _strong(changes: ApiChanges) -> list[ApiName]:

@@ -5,10 +5,12 @@ the body beats the title's words (which the classifier read).
 
 - label: a kind the classifier read from a GitHub label stands.
 - diff: public names removed or renamed (a break), deprecation warnings added, library
-  code untouched (docs only → docs; tests, CI, build only → not user-facing), library code
-  changed under a title that calls the work developers' or internal.
+  code untouched (docs only → docs; the build or developer tools only → developers;
+  tests, CI only → not user-facing), library code changed under a title that calls the
+  work developers' or internal.
 - body: the PR says it breaks or deprecates something, or states a measured speed-up.
-- title: the classifier's kind from the title's words.
+- title: the classifier's kind from the title's words; a break or a deprecation it named
+  that nothing else bears out is a fix (its title fixes) or an improvement.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from .. import kinds
 from .brief_types import EVIDENCE_ORDER, AnnouncementKind, Evidence, KindJudgment
 
 _SPEED = re.compile(
-    r"(?i)\b(?:fast\w*|speed\s?ups?|speeds? up|latency|throughput|slow\w*|\d+(?:\.\d+)?\s?x\b)"
+    r"(?i)\b(?:fast\w*|speed\s?ups?|speeds? up|latency|throughput|slow\w*|\d+(?:\.\d+)?\s?x\b|"
+    r"tokens?/s|tok/s|it/s|qps|(?:runtime|time) (?:reduc|improv|decreas)\w*)"
 )
 _QUIET_KINDS = (kinds.NOT_USER_FACING, kinds.DEVS, kinds.DOCS)
 LIBRARY_LINES = 50  # library code of this size is work users get, whatever the title says
@@ -40,6 +43,8 @@ class KindEvidence:
     only_docs: bool  # every file it changes is documentation
     no_library: bool  # it changes files, none of them library code
     claims: tuple[str, ...]
+    developer_only: bool = False  # every file it changes is the build's or a developer tool
+    title_fixes: bool = False  # its title says it fixes something
 
 
 def judge_kind(evidence: KindEvidence) -> KindJudgment:
@@ -64,6 +69,8 @@ def _diff(e: KindEvidence) -> KindJudgment | None:
             return KindJudgment(said, Evidence.DIFF, e.announced_why)
     if e.only_docs:
         return KindJudgment(kinds.DOCS, Evidence.DIFF, "changes documentation only")
+    if e.developer_only and e.classified not in _QUIET_KINDS:
+        return KindJudgment(kinds.DEVS, Evidence.DIFF, "changes only the build or developer tools")
     if e.no_library and e.classified not in _QUIET_KINDS:
         return KindJudgment(
             kinds.NOT_USER_FACING, Evidence.DIFF, "changes no library code (tests, CI, build)"
@@ -95,6 +102,11 @@ def _title(e: KindEvidence) -> KindJudgment | None:
         said = _ANNOUNCED_KIND.get(e.announced)
         if said is not None:
             return KindJudgment(said, Evidence.TITLE, e.announced_why)
+    if e.classified in _ANNOUNCED_KIND.values() and e.announced is AnnouncementKind.NOTHING:
+        # wording named a break or a deprecation ("Fix deprecation warning of …") that the
+        # reading of labels, diff, body and title does not bear out
+        kind = kinds.BUG_FIXES if e.title_fixes else kinds.IMPROVEMENTS
+        return KindJudgment(kind, Evidence.TITLE, "announces no break or deprecation")
     return None
 
 

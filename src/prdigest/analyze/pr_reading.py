@@ -10,6 +10,7 @@ valid for any window that holds it.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from ..models import PullRequest
@@ -33,8 +34,14 @@ _FROM_DIFF = frozenset(
      "replaces a public API", "removes a public API (a duplicate)",
      "deletes public library code"}
 )  # fmt: skip
-_FROM_BODY = frozenset({"says it is BC-breaking"})
+_FROM_BODY = frozenset({"says it is BC-breaking", "its release note says users must change"})
 MAX_SURFACE = 8  # names a brief keeps of each list
+_DEVELOPERS = frozenset({FileRole.BUILD, FileRole.TOOL})  # the build, developers' scripts
+# a build manifest, wherever it is (a test directory's `TARGETS` is the build's too)
+_MANIFEST = re.compile(
+    r"(?:^|/)(?:TARGETS|BUCK|BUILD(?:\.bazel)?|CMakeLists\.txt|[^/]+\.(?:bzl|cmake))$"
+)
+_FIXES = re.compile(r"(?i)^\W*(?:fix\w*|unbreak\w*|repair\w*|correct\w*)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +76,12 @@ def read_pr(it: Item, note: Notability) -> PRReading:
         no_library=bool(roles)
         and not any(r in (FileRole.LIBRARY, FileRole.EXAMPLE) for r in roles),
         claims=tuple(it.claims),
+        developer_only=bool(roles)
+        and all(
+            r in _DEVELOPERS or _MANIFEST.search(f.path)
+            for r, f in zip(roles, pr.files, strict=True)
+        ),
+        title_fixes=bool(_FIXES.match(it.clean.text)),
     )
     return PRReading(
         number=it.number,

@@ -6,7 +6,7 @@ Users on the old version can no longer install or run the release: a break.
 
 Only the `-`/`+` lines of library code and build files are read (a CI matrix, a test, a
 README or an example raise no one's minimum), and only a bound both removed and added
-in the same file, higher after than before, counts.
+in the same file, whose lowest value is higher after than before, counts.
 """
 
 from __future__ import annotations
@@ -68,7 +68,9 @@ def raised_minimums(files: Sequence[FileChange]) -> list[RaisedMinimum]:
 
 
 def _bounds(lines: Iterable[str]) -> dict[str, tuple[str, str]]:
-    """Dependency (lower-cased) → (its name, its highest lower bound) on these lines."""
+    """Dependency (lower-cased) → (its name, its lowest lower bound) on these lines: a
+    bound kept for some environments (`>=4.6.0; python_version<'3.15'`) still admits the
+    old version."""
     out: dict[str, tuple[str, str]] = {}
     for line in lines:
         for pattern in (_KEYED, _STATED, _BOUND):
@@ -77,7 +79,7 @@ def _bounds(lines: Iterable[str]) -> dict[str, tuple[str, str]]:
                 key = name.lower().replace("_", "-")
                 if key in _NOT_A_NAME or name.isdigit():
                     continue
-                if key not in out or _newer(version, out[key][1]):
+                if key not in out or _newer(out[key][1], version):
                     out[key] = (name, version)
     return out
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..analyze.announcements import WindowNames
+from ..analyze.announcements import WindowNames, deleted_library
 from ..analyze.brief_types import Brief
 from ..analyze.pr_reading import MAX_SURFACE
 from ..models import PullRequest
@@ -48,9 +48,11 @@ def details(members: Sequence[PullRequest], briefs: Sequence[Brief]) -> Breaking
         renamed += [pair for pair in surface.renamed if pair not in renamed]
         more = more or len(surface.removed) >= MAX_SURFACE
         hint = hint or brief.migration
-        why = why or brief.kind_evidence.why
+        why = why or _told(brief.kind_evidence.why)
+    deleted: list[str] = []
     for pr in members:
         code = code or before_after(pr.body)
+        deleted += [p for p in deleted_library(pr) if p not in deleted]
     if not code and renamed:
         code = _renamed_block(renamed[:SHOWN])
     extra = max(0, len(removed) - SHOWN)
@@ -60,11 +62,26 @@ def details(members: Sequence[PullRequest], briefs: Sequence[Brief]) -> Breaking
         renamed=tuple(Renamed(old, new) for old, new in renamed[:SHOWN]),
         hint=hint,
         code=tuple(CodeBlock(lab, text) for lab, text in code),
-        deleted=(),
-        deleted_more=0,
+        # a removal whose diff shows no names: the files it deletes from, never guesses
+        deleted=tuple(f"`{p}`" for p in deleted[:SHOWN]) if not (removed or renamed) else (),
+        deleted_more=max(0, len(deleted) - SHOWN) if not (removed or renamed) else 0,
         why=why if not (removed or renamed) else "",
         more=more and not extra,
     )
+
+
+# the reading's evidence that says nothing a reader needs (the hint says it, or nothing)
+_UNTOLD = (
+    "says it is BC-breaking",
+    "its release note says users must change",
+    "title (",
+    "labelled",
+)
+
+
+def _told(why: str) -> str:
+    """The evidence as the paragraph's "The PR …" sentence, or ""."""
+    return "" if why.startswith(_UNTOLD) else why
 
 
 def states_migration(members: Sequence[PullRequest], briefs: Sequence[Brief]) -> bool:
@@ -74,7 +91,10 @@ def states_migration(members: Sequence[PullRequest], briefs: Sequence[Brief]) ->
 
 def _renamed_block(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """The diff's renames as a before/after block: what users wrote, what they write now."""
-    return [("Before", "\n".join(old for old, _ in pairs)), ("After", "\n".join(n for _, n in pairs))]
+    return [
+        ("Before", "\n".join(old for old, _ in pairs)),
+        ("After", "\n".join(n for _, n in pairs)),
+    ]
 
 
 def before_after(body: str) -> list[tuple[str, str]]:

@@ -77,14 +77,16 @@ def compose_notes(
     `style` (`pytorch` or `changelog`). The caller stores the report and the words made."""
     if (window is None) == (refs is None):
         raise ValueError("give exactly one of window and refs")
-    sections = style_named(style)
+    notes_style = style_named(style)
     names = window_of(prs)  # the public names each PR adds, read once for every reading
     by_sha = {pr.sha: pr for pr in prs if pr.sha}
     shas = list(by_sha)
     rows_added = 0
     decided = classify(prs)
     spelling = spelling or Spelling.learned(pr.title for pr in prs)
-    briefs, made = range_briefs(list(zip(prs, decided, strict=True)), spelling, ambiguous, stored_texts)
+    briefs, made = range_briefs(
+        list(zip(prs, decided, strict=True)), spelling, ambiguous, stored_texts
+    )
     if apply is not None:
         where = str(apply)
         rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)
@@ -122,7 +124,7 @@ def compose_notes(
         shas,
         short_links=short_links,
         briefs=briefs,
-        sections=sections,
+        style=notes_style,
     )
     if apply is None and worksheet is not None:
         rows = _mark_highlights(rows, context)

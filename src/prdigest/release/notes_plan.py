@@ -107,7 +107,7 @@ def draft_rows(
         # The original is out (not user-facing, a direct push): judge the reland alone.
         relands.append("" if reasons.get(merge) else merge)
     sentences = [
-        _as_filed(entry_sentence(briefs.get(pr.sha or ""), pr, c.area), c.kind)
+        _as_filed(entry_sentence(briefs.get(pr.sha or ""), pr), c.kind)
         for pr, c in zip(prs, decided, strict=True)
     ]
     # Rows in the notes and not relands join their series (or duplicates) in area and kind.
@@ -147,9 +147,7 @@ def _as_filed(sentence: str, kind: str) -> str:
     return sentence
 
 
-def _reason(
-    pr: PullRequest, c: Classification, reverts: RevertOutcome, brief: Brief | None
-) -> str:
+def _reason(pr: PullRequest, c: Classification, reverts: RevertOutcome, brief: Brief | None) -> str:
     if pr.sha in reverts.out:
         return reverts.out[pr.sha or ""]
     if pr.number is None:
@@ -264,14 +262,14 @@ def build_context(
     *,
     short_links: bool,
     briefs: Mapping[str, Brief] | None = None,
-    sections: NotesStyle | None = None,
+    style: NotesStyle | None = None,
 ) -> ReleaseContext:
     """The context the template renders (and the report stores, `as_dict`), typed and
     frozen once built. `briefs`: each PR's brief by commit (the breaking changes'
-    paragraphs and the Highlights are told from them); `sections`: the style whose
+    paragraphs and the Highlights are told from them); `style`: the convention whose
     sections the entries go to (PyTorch's when not given)."""
     briefs = briefs or {}
-    style = sections or style_named("pytorch")
+    style = style or style_named("pytorch")
     row_of = {row.commit_hash: row for row in rows}
     kind_of = {decision.sha: decision.kind for decision in decisions}
     bullets: dict[str, _Draft] = {}

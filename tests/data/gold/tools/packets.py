@@ -30,7 +30,9 @@ def week_bounds(week: str) -> tuple[dt.datetime, dt.datetime]:
     return start, start + dt.timedelta(days=7)
 
 
-def week_records(data: Path, repo: str, week: str, patches: dict[str, Path] | None = None) -> list[dict]:
+def week_records(
+    data: Path, repo: str, week: str, patches: dict[str, Path] | None = None
+) -> list[dict]:
     start, end = week_bounds(week)
     by_number: dict[int, dict] = {}
     source = (patches or {}).get(repo) or data / PATCH_FILES[repo]
