@@ -131,7 +131,9 @@ _RAISED_MINIMUM = re.compile(
     rf"(?i)(?:^|\s)(?:requir\w*|(?:bump|rais|upgrad|increas)\w*\s+(?:the\s+)?(?:minimum\s+)?)"
     rf"(?:\S+\s+){{0,2}}?(?:{_PLATFORMS})\b(?:\s+(?:version\s+)?(?:requirement|minimum)\s+to)?\s*(?:>=?\s*)?v?\d"
 )
-_DEPRECATE_VERB = re.compile(r"(?i)\bdeprecat(?:e|es|ing)\b|\bphas(?:e|es|ed|ing) out\b")
+_DEPRECATE_VERB = re.compile(
+    r"(?i)\bdeprecat(?:e|es|ing)\b|\bphas(?:e|es|ed|ing) out\b|^deprecated\b(?!\s+(?:warnings?|apis?|usages?)\b)"
+)
 _MARKED_DEPRECATED = re.compile(r"(?i)\bmark(?:s|ed|ing)?\b.{0,60}?\bas deprecated\b")
 _DEPRECATION_NOTICE = re.compile(
     r"(?i)\badd(?:s|ed|ing)?\b.{0,40}?\bdeprecation (?:warnings?|messages?|notices?)\b"
@@ -150,6 +152,10 @@ _DEFAULT = re.compile(
 )
 
 _LOWERED = re.compile(r"(?i)\blower\w*\b")
+# "Flip default torch.load to weights_only", "change the default of X to Y"
+_FLIPPED = re.compile(
+    r"(?i)^\W*(?:flip|flips|flipped|flipping)\b|\bchang\w*\s+the\s+default\s+(?:of|for|value)\b"
+)
 _FROM = re.compile(r"(?i)\s+from\s+|\bfrom\b")
 _SUPPORT = re.compile(r"(?i)\bsupport\b")
 # Every announcement has one of these words: most titles are done after this check.
@@ -537,6 +543,8 @@ def _judge_clause(clause: str, infra: bool) -> tuple[str, str] | None:
         return DEPRECATION, "a deprecation"
     default = _DEFAULT.search(clause)
     if not infra and default and not _REPAIR.search(clause[: default.start()]):
+        if _FLIPPED.search(clause):
+            return BREAKING, "flips a default"  # what users relied on now works otherwise
         return DEFAULT, "changes a default"
     return None
 
@@ -583,7 +591,7 @@ def _renamed_in_code(text: str, pr: PullRequest) -> bool:
     return removed and added
 
 
-_LIBRARY_ONLY = frozenset({"changes a default", "renames a public API"})
+_LIBRARY_ONLY = frozenset({"changes a default", "flips a default", "renames a public API"})
 # A clause about tests, CI or the build matrix: `drop Python 3.9 from the CI matrix`.
 _INFRA_SCOPE = re.compile(
     r"(?i)\b(?:from|in|on) (?:the )?(?:ci|tests?|test suite|matrix|benchmarks?|docker)\b|\bci\b"
@@ -611,8 +619,9 @@ def _judge_removal(obj: str) -> str:
 
 
 def _touches_library(pr: PullRequest) -> bool:
-    """Whether the PR changes more than tests, CI, docs, examples and scripts."""
-    return any(is_library(change.path) for change in pr.files)
+    """Whether the PR changes more than tests, CI, docs, examples and scripts (a record
+    that lists no files at all says nothing against it)."""
+    return not pr.files or any(is_library(change.path) for change in pr.files)
 
 
 def _made(

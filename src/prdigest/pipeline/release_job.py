@@ -29,12 +29,13 @@ def release_notes(
     short_links: bool = False,
     profile_name: str | None = None,
     classifier: Classifier | None = None,
-    style: str = "pytorch",
+    style: str = "auto",
 ) -> ReleaseNotesResult:
     """The release notes of a date window or a ref range, stored as a report.
     `classifier`: how PRs are classified (default: as their weeks' digests file them);
-    `style`: the sections' convention, `pytorch` (PyTorch's) or `changelog` (Keep a
-    Changelog's)."""
+    `style`: the sections' convention, `pytorch` (PyTorch's), `changelog` (Keep a
+    Changelog's) or `auto` (PyTorch's for a profile of PyTorch's family, Keep a Changelog's
+    for the generic profile)."""
     if (window is None) == (refs is None):
         raise ValueError("give exactly one of window and refs")
     from ..analyze.brief_text import WRITER
@@ -57,7 +58,7 @@ def release_notes(
         short_links=short_links,
         spelling=spelling,
         stored_texts=stored,
-        style=style,
+        style=style if style != "auto" else _style_of(repo, config, profile_name),
     )
     try:
         store.save_brief_texts(result.made_texts)
@@ -111,3 +112,11 @@ def _digest_classifier(
         return classify_as_digests(profile, prs, landed, spelling_of)
 
     return classify
+
+
+def _style_of(repo: str, config: Config, profile_name: str | None) -> str:
+    """PyTorch's sections for the profiles of PyTorch's family, Keep a Changelog's for the
+    generic profile (a repository of any other convention)."""
+    from ..classify.profiles import GENERIC, profile_name_for
+
+    return "changelog" if profile_name_for(repo, config, profile_name) == GENERIC else "pytorch"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..analyze.brief_types import Brief
-from ..analyze.english import sentence_case
+from ..analyze.english import sentence_case, third_person, verb_base
 from ..analyze.statements import content_words
 from ..kinds import BUG_FIXES
 from ..models import PullRequest
@@ -43,9 +43,22 @@ _THIRD = {"uses": "Used", "sets": "Set", "links": "Linked", "logs": "Logged",
 
 def _past(what: str) -> str:
     first, _, rest = what.partition(" ")
-    if first.lower() in _THIRD and rest:
-        return f"{_THIRD[first.lower()]} {rest}"
-    return past_tense(what)
+    low = first.lower()
+    if low in _THIRD and rest:
+        return f"{_THIRD[low]} {rest}"
+    text = past_tense(what)
+    base = verb_base(first) if text == what and low.endswith("s") and rest else ""
+    if base and third_person(base) == low:  # `Precomputes` → `Precomputed`
+        return f"{_regular_past(base).capitalize()} {rest}"
+    return text
+
+
+def _regular_past(base: str) -> str:
+    if base.endswith("e"):
+        return base + "d"
+    if re.search(r"[^aeiou]y$", base):
+        return base[:-1] + "ied"
+    return base + "ed"
 
 
 def _usable(what: str, title: str) -> bool:
