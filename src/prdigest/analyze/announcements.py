@@ -71,9 +71,14 @@ class WindowNames:
                 when = pr.merged_at.isoformat() if pr.merged_at else ""
                 self._added.append((when, {n.name for n in changes.added}))
 
-    def changes(self, pr: PullRequest) -> ApiChanges:
+    def read(self, pr: PullRequest) -> ApiChanges:
+        """What `pr`'s diff does to public names, read once (all of it, whatever the
+        window's other PRs added)."""
         found = self._changes.get(id(pr))
-        changes = found if found is not None else read_diff(pr.files, pr.body, pr.title)
+        return found if found is not None else read_diff(pr.files, pr.body, pr.title)
+
+    def changes(self, pr: PullRequest) -> ApiChanges:
+        changes = self.read(pr)
         when = pr.merged_at.isoformat() if pr.merged_at else ""
         earlier = set().union(*(names for at, names in self._added if at < when))
         return changes.without(earlier) if earlier else changes

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from ..models import BriefText, Classification, PullRequest
 from ..reading.spelling import Spelling
 from ..timeutil import to_iso
+from .announcements import WindowNames
 from .brief_types import Brief
 from .briefs import make_briefs
 from .items import build_item
@@ -26,15 +27,17 @@ def range_briefs(
     spelling: Spelling,
     ambiguous: Collection[str] = (),
     stored: Mapping[str, BriefText] | None = None,
+    window: WindowNames | None = None,
 ) -> tuple[dict[str, Brief], dict[str, BriefText]]:
     """Each PR's brief by its commit (a number landed twice: both commits share the brief
     of its last landing; a direct push has none), and the words made here that were not
-    stored (by content key), for the caller to store."""
+    stored (by content key), for the caller to store. `window`: the public names the
+    range's PRs add, when the caller read them already."""
     ordered = sorted(pairs, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
     keep_subjects(built)
     pair_reverts(built, [], ambiguous)
-    notes = assess(built, ())
+    notes = assess(built, (), window)
     prs = [it for it in built if it.number is not None]
     by_number, made = make_briefs(prs, notes, spelling, stored)
     out = {it.pr.sha or "": by_number[it.number] for it in prs if it.number in by_number}

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 
 from ..analyze.announcements import WindowNames, announce
 from ..models import PullRequest
-from ..reading.api_changes import ApiChanges, read_diff
+from ..reading.api_changes import ApiChanges
 from .reverted_in_range import label
 
 
 def unreleased(prs: Sequence[PullRequest], window: WindowNames) -> dict[str, str]:
     """sha → why both PRs of a change that came and went inside the range stay out
     (when the remover takes back at least half of the public names the adder added)."""
-    diffs = {id(pr): read_diff(pr.files, pr.body, pr.title) for pr in prs}  # read once
+    diffs = {id(pr): window.read(pr) for pr in prs}  # read once, with the window's names
     adders = _adders(prs, diffs)
     out: dict[str, str] = {}
     for pr in prs:
