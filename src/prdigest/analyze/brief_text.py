@@ -49,7 +49,7 @@ _ABOUT_TESTS = re.compile(r"(?i)\b(?:unit ?tests?|tests?|testing|test cases?|CI)
 MAX_WHY_WORDS = 30
 # who made the words of a brief, and by which rules: a change of the rules that changes
 # what they write takes a new number, so briefs stored by the old rules are made anew
-WRITER = "deterministic@1"
+WRITER = "deterministic@2"
 
 
 def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ()) -> BriefText:

@@ -4,7 +4,8 @@ evidence it rests on. Evidence is weighed in a fixed order, written down as data
 the body beats the title's words (which the classifier read).
 
 - label: a kind the classifier read from a GitHub label stands.
-- diff: public names removed or renamed (a break), deprecation warnings added, library
+- diff: public names removed or renamed (a break), a public module created (a new
+  feature, unless the title's own type or a label says otherwise), deprecation warnings added, library
   code untouched (docs only → docs; the build or developer tools only → developers;
   tests, CI only → not user-facing), library code changed under a title that calls the
   work developers' or internal.
@@ -45,6 +46,7 @@ class KindEvidence:
     claims: tuple[str, ...]
     developer_only: bool = False  # every file it changes is the build's or a developer tool
     title_fixes: bool = False  # its title says it fixes something
+    adds_module: bool = False  # its diff creates a public module and takes no public name away
 
 
 def judge_kind(evidence: KindEvidence) -> KindJudgment:
@@ -75,6 +77,12 @@ def _diff(e: KindEvidence) -> KindJudgment | None:
         return KindJudgment(
             kinds.NOT_USER_FACING, Evidence.DIFF, "changes no library code (tests, CI, build)"
         )
+    if (
+        e.adds_module
+        and e.classified == kinds.IMPROVEMENTS
+        and e.classified_by.endswith(("/default", "/wording"))
+    ):
+        return KindJudgment(kinds.NEW_FEATURES, Evidence.DIFF, "adds a public module")
     if (
         e.classified in _QUIET_KINDS
         and e.library_lines >= LIBRARY_LINES

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..models import PullRequest
-from ..reading.api_changes import ApiChanges, read_diff
+from ..reading.api_changes import MODULE, ApiChanges, read_diff
 from ..reading.file_roles import FileRole, file_role
 from ..reading.releases import released_version
 from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement
@@ -82,6 +82,7 @@ def read_pr(it: Item, note: Notability) -> PRReading:
             for r, f in zip(roles, pr.files, strict=True)
         ),
         title_fixes=bool(_FIXES.match(it.clean.text)),
+        adds_module=not changes.breaks and any(n.kind == MODULE for n in changes.added),
     )
     return PRReading(
         number=it.number,

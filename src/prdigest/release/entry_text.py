@@ -13,13 +13,18 @@ import re
 from ..analyze.brief_types import Brief
 from ..analyze.english import sentence_case, third_person, verb_base
 from ..analyze.statements import content_words
-from ..kinds import BUG_FIXES
+from ..kinds import BUG_FIXES, NEW_FEATURES
 from ..models import PullRequest
-from ..reading import strip_noise
+from ..reading import clean_title, parse_title, strip_noise
 from .sentences import backtick_code, past_tense, to_sentence, whole_title
 
+_VERB_OF = {BUG_FIXES: "Fixed", NEW_FEATURES: "Added"}  # a kind's verb, for a verbless what
 WHY_WORDS = 25  # a why longer than this is the PR's discussion, not a note's reason
-_WHY_FIT = re.compile(r"(?i)^(?:to only|the approach|this pr|we |i |tested|test plan)")
+# a why that leans on what went before it, or tells the PR's process
+_WHY_FIT = re.compile(
+    r"(?i)^(?:to only|the approach|this pr|we |i |tested|test plan|however|but |for this|"
+    r"also|note|it still|then|so |and )"
+)
 
 
 def entry_sentence(brief: Brief | None, pr: PullRequest) -> str:
@@ -27,9 +32,15 @@ def entry_sentence(brief: Brief | None, pr: PullRequest) -> str:
     title = to_sentence(whole_title(pr.title, pr.body), pr.number)
     if brief is None or not _usable(brief.what, pr.title) or "://" in brief.what:
         return title
+    described = _described_bug(brief, pr)
+    if described:
+        return described
     what = whole_title(brief.what.strip(), pr.body)  # a title git cut short ends whole
     what = strip_noise(what)  # part markers (`(Part1)`), ticket ids: the links say them
     text = backtick_code(_past(what.rstrip(".")))
+    if brief.kind in _VERB_OF and not _opens_with_verb(text):
+        # `FIX Bug when …`, a paper's name for a new method: what the change did, said so
+        text = f"{_VERB_OF[brief.kind]} {_lowered(text)}"
     text = sentence_case(text)
     why = _why(brief)
     return f"{text}. {why}" if why else text
@@ -59,6 +70,46 @@ def _regular_past(base: str) -> str:
     if re.search(r"[^aeiou]y$", base):
         return base[:-1] + "ied"
     return base + "ed"
+
+
+# verbs a fix's title opens with as an order (`FIX Correct scaling …`, `fix: handle …`);
+# any other first word names the bug (`FIX Cache position is None …`, `FIX Saving adapter …`)
+_IMPERATIVE = frozenset(
+    """fix correct call handle harmonize make use add remove update avoid allow ensure prevent
+    guard skip set support restore raise return pass apply respect honor preserve keep accept
+    reject check validate convert move rename replace drop disable enable clear reset initialize
+    load save register unify align catch propagate forward include exclude treat warn increase
+    decrease lower bump change revert limit relax restrict""".split()
+)
+
+
+def _described_bug(brief: Brief, pr: PullRequest) -> str:
+    """A fix whose title, after its `FIX`/`fix:` type, names the bug rather than orders
+    its fix: "Fixed cache position is None with transformers v5.4", not "Cached …"."""
+    info = parse_title(pr.title)
+    if brief.kind != BUG_FIXES or info.conventional_type != "fix":
+        return ""
+    clean = strip_noise(clean_title(pr.title, pr.number).text)
+    words = clean.split()
+    if len(words) < 2 or words[0].lower() in _IMPERATIVE:
+        return ""
+    if brief.what.split()[1:] != words[1:]:
+        return ""  # the brief says it in the body's words: they stand
+    return "Fixed " + backtick_code(_lowered(clean.rstrip(".")))
+
+
+def _opens_with_verb(text: str) -> bool:
+    first = text.split(" ", 1)[0]
+    return bool(verb_base(first)) or first.lower().endswith("ed") or first.lower() in _THIRD
+
+
+def _lowered(text: str) -> str:
+    """The sentence after a verb put before it: its first letter lowered, unless it starts
+    a name (`GGUF`, `` `x` ``, `VeRA`)."""
+    first = text.split(" ", 1)[0]
+    if first.startswith("`") or any(c.isupper() for c in first[1:]):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def _usable(what: str, title: str) -> bool:

@@ -488,10 +488,7 @@ def _highlights(
 
 
 def _opening_verb(sentence: str) -> str:
-    """The sentence's first word after a lead-in (`GGUF: added …` → `added`), capitalised."""
-    head, found, rest = sentence.partition(": ")
-    text = rest if found and len(head.split()) <= 4 else sentence
-    return text.split(" ", 1)[0].capitalize()
+    return sentence.split(" ", 1)[0].capitalize()
 
 
 def _headline(highlights: list[Highlight], sections: list[NotesSection]) -> Headline:
@@ -543,9 +540,6 @@ def headline_phrase(sentence: str) -> str:
     """An entry's sentence as the Highlights paragraph names it: `Added X` → `X`,
     `Supported X` → `support for X`, `Removed X` → `the removal of X`; others as written,
     their first letter lowered unless it starts a name (`MXFP8`, `` `torch.compile` ``)."""
-    head, found, tail = sentence.partition(": ")
-    if found and len(head.split()) <= 4 and tail:
-        return f"{headline_phrase(tail)} ({head})"
     first, _, rest = sentence.partition(" ")
     low = first.lower()
     if rest and low in _AS_NOUN:

@@ -1,6 +1,7 @@
 """The sections release notes are written in, by convention: PyTorch's (a section per
 kind, in PyTorch's order) or Keep a Changelog's (Added, Changed, Deprecated, Removed,
-Fixed, Security), each after the breaking changes, which come first in both. The
+Fixed, Security, then Documentation and Developers, which Keep a Changelog leaves to each
+project), each after the breaking changes, which come first in both. The
 worksheet keeps PyTorch's kinds either way (`topic`); a style only says where an entry
 of a kind is told.
 """
@@ -27,6 +28,9 @@ _CHANGELOG_SECTIONS: tuple[tuple[str, str], ...] = (
     ("removed", "Removed"),
     ("fixed", "Fixed"),
     ("security", "Security"),
+    # beyond Keep a Changelog's six, last: what users of the docs and contributors get
+    (kinds.DOCS, "Documentation"),
+    (kinds.DEVS, "Developers"),
 )
 _CHANGELOG_OF = {
     kinds.BC_BREAKING: kinds.BC_BREAKING,
@@ -34,8 +38,8 @@ _CHANGELOG_OF = {
     kinds.NEW_FEATURES: "added",
     kinds.IMPROVEMENTS: "changed",
     kinds.PERFORMANCE: "changed",
-    kinds.DOCS: "changed",
-    kinds.DEVS: "changed",
+    kinds.DOCS: kinds.DOCS,
+    kinds.DEVS: kinds.DEVS,
     kinds.BUG_FIXES: "fixed",
 }
 
