@@ -498,8 +498,8 @@ def read_body(body: str) -> ApiChanges:
         if text[: found.start()].rstrip(" ").endswith("`"):
             continue  # "`RemoveNoopPass` removes `clone`": what a thing does, not the PR
         after = text[found.end() : found.end() + 40]
-        if _NO_BREAK.search(after.split(".")[0]):
-            continue
+        if _NO_BREAK.search(after.split(".")[0]) or re.match(r"\s*from\b", after):
+            continue  # "remove `X` from the pass manager": a use of X goes, X stays
         for code, flag, camel in _LISTED.findall(found.group("names")):
             name = flag or code or camel
             if _api_like(name) and _code_like(name):
