@@ -38,6 +38,7 @@ from ..reading.api_changes import (
     read_diff,
 )
 from ..reading.file_roles import is_library, is_public
+from ..reading.news_fragments import news_fragment
 from ..reading.pr_body import Role, read_body
 from ..reading.versions import raised_minimums
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
@@ -92,6 +93,8 @@ _BREAKING_TAGS = frozenset(
     {"bc-breaking", "bc breaking", kinds.BC_BREAKING, "breaking", "breaking change", "bc-breaking change"}
 )  # fmt: skip
 _DEPRECATION_TAGS = frozenset({"deprecation", "deprecate", "deprecated"})
+# what a news fragment's type announces (towncrier's `breaking`, `removal`, `deprecation`)
+_FRAGMENT_SAYS = {"breaking": BREAKING, "removal": BREAKING, "deprecation": DEPRECATION}
 # work on test, CI, benchmark or docs infrastructure breaks no user
 _INFRA_TAGS = frozenset(
     {"ci", "test", "tests", "testing", "benchmark", "benchmarks", "minibench", "infra", "docs", "doc"}
@@ -190,6 +193,11 @@ def announce(
             return _made(BREAKING, f"labelled `{label}`", text, pr, changes=changes)
         if _DEPRECATION_LABEL.search(label):
             return _made(DEPRECATION, f"labelled `{label}`", text, pr, changes=changes)
+    fragment = news_fragment(pr.files)
+    if fragment is not None and fragment.type in _FRAGMENT_SAYS:
+        why = f"labelled by its news fragment `{fragment.path}`"
+        said = _made(_FRAGMENT_SAYS[fragment.type], why, text, pr, changes=changes)
+        return said if said.hint else replace(said, hint=fragment.text)
     if kind_by_label and kind in (kinds.BC_BREAKING, kinds.DEPRECATION):
         found = BREAKING if kind == kinds.BC_BREAKING else DEPRECATION
         return _made(found, "labelled so", text, pr, changes=changes)

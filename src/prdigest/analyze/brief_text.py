@@ -2,7 +2,8 @@
 sentence, present tense, third person), `why` (the motivation or the result the PR
 states, or nothing; never a size), and the `subject` a bullet names it by.
 
-`what` comes from the body's own statement of the change, in this order: what its
+`what` comes from the author's own words for users, in this order: the news fragment the
+PR adds for the changelog (towncrier's `changelog/123.bugfix.rst`), what its body's
 user-facing or release-notes section says, then its summary's first statement, and only
 then the title made into a clause ("Add X" → "Adds X"). A body's statement must speak of
 what the title names, or it is a detail of something else. Names are spelled as the diff
@@ -22,6 +23,7 @@ import re
 
 from ..models import BriefText, PullRequest
 from ..reading import CleanTitle
+from ..reading.news_fragments import news_fragment
 from ..reading.pr_body import PRBody, Role, is_bot_body, read_body
 from .english import as_clause, sentence_case
 from .statements import about_the_same, as_statement, content_words, has_subject, sentences
@@ -47,9 +49,10 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _REFERENCE = re.compile(r"#\d+|\b(?:review|feedback|comments?|follow[- ]?up|nits?)\b", re.I)
 _ABOUT_TESTS = re.compile(r"(?i)\b(?:unit ?tests?|tests?|testing|test cases?|CI)\b")
 MAX_WHY_WORDS = 30
+MAX_FRAGMENT_WORDS = 45
 # who made the words of a brief, and by which rules: a change of the rules that changes
 # what they write takes a new number, so briefs stored by the old rules are made anew
-WRITER = "deterministic@2"
+WRITER = "deterministic@3"
 
 
 def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ()) -> BriefText:
@@ -60,9 +63,22 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
     if read.commit_log and not any(about_the_same(text, clean.text) for text in read.prose[:2]):
         read = PRBody((), True)  # its first commit is another change's (a merged branch)
     what, source = _what(read, clean.text, title_clause)
+    fragment = news_fragment(pr.files)
+    stated = _fragment_statement(fragment.text) if fragment is not None else ""
+    if stated:
+        what, source = stated, "news fragment"  # the author's own words for the changelog
     what = spelled_as_code(what, pr)
     why, why_from = _why(read, what, clean.text, claims)
     return BriefText(what, spelled_as_code(why, pr) if why else "", source, why_from, WRITER)
+
+
+def _fragment_statement(text: str) -> str:
+    """A news fragment's first sentence, when it is one a note can use."""
+    first = sentences(text)[0] if text else ""
+    words = first.split()
+    if not 4 <= len(words) <= MAX_FRAGMENT_WORDS or first.count("`") % 2:
+        return ""
+    return first.rstrip(".")
 
 
 def _what(body: PRBody, title: str, title_clause: str) -> tuple[str, str]:

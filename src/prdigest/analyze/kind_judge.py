@@ -3,7 +3,8 @@ evidence it rests on. Evidence is weighed in a fixed order, written down as data
 (`EVIDENCE_ORDER`): a label beats what the diff shows, the diff beats what the body says,
 the body beats the title's words (which the classifier read).
 
-- label: a kind the classifier read from a GitHub label stands.
+- label: a kind the classifier read from a GitHub label stands; so does the type of the
+  news fragment the PR adds for the changelog (towncrier's `changelog/123.bugfix.rst`).
 - diff: public names removed or renamed (a break), a public module created (a new
   feature, unless the title's own type or a label says otherwise), deprecation warnings added, library
   code untouched (docs only → docs; the build or developer tools only → developers;
@@ -47,6 +48,8 @@ class KindEvidence:
     developer_only: bool = False  # every file it changes is the build's or a developer tool
     title_fixes: bool = False  # its title says it fixes something
     adds_module: bool = False  # its diff creates a public module and takes no public name away
+    declared: str = ""  # the type of the news fragment it adds (`bugfix`), or ""
+    declared_in: str = ""  # that fragment's path
 
 
 def judge_kind(evidence: KindEvidence) -> KindJudgment:
@@ -61,7 +64,24 @@ def judge_kind(evidence: KindEvidence) -> KindJudgment:
 def _label(e: KindEvidence) -> KindJudgment | None:
     if e.classified_by.endswith("/label"):
         return KindJudgment(e.classified, Evidence.LABEL, f"labelled ({e.classified_by})")
+    declared = FRAGMENT_KINDS.get(e.declared)
+    if declared is not None:  # the author filed it for the changelog: a label of sorts
+        return KindJudgment(declared, Evidence.LABEL, f"its news fragment `{e.declared_in}`")
     return None
+
+
+# towncrier's fragment types (`reading.news_fragments`) → kinds
+FRAGMENT_KINDS = {
+    "breaking": kinds.BC_BREAKING, "removal": kinds.BC_BREAKING,
+    "deprecation": kinds.DEPRECATION, "feature": kinds.NEW_FEATURES,
+    "improvement": kinds.IMPROVEMENTS, "enhancement": kinds.IMPROVEMENTS,
+    "vendor": kinds.IMPROVEMENTS, "bugfix": kinds.BUG_FIXES, "bug": kinds.BUG_FIXES,
+    "fix": kinds.BUG_FIXES, "security": kinds.BUG_FIXES, "doc": kinds.DOCS,
+    "docs": kinds.DOCS, "documentation": kinds.DOCS, "perf": kinds.PERFORMANCE,
+    "performance": kinds.PERFORMANCE, "contrib": kinds.DEVS,
+    "misc": kinds.NOT_USER_FACING, "trivial": kinds.NOT_USER_FACING,
+    "internal": kinds.NOT_USER_FACING,
+}  # fmt: skip
 
 
 def _diff(e: KindEvidence) -> KindJudgment | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..models import PullRequest
 from ..reading.api_changes import MODULE, ApiChanges, read_diff
 from ..reading.file_roles import FileRole, file_role
+from ..reading.news_fragments import news_fragment
 from ..reading.releases import released_version
 from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement
 from .brief_types import AnnouncementKind, Evidence, KindJudgment, Surface
@@ -64,6 +65,7 @@ def read_pr(it: Item, note: Notability) -> PRReading:
     sub = note.substance
     changes = note.changes or read_diff(pr.files, pr.body, pr.title)
     roles = [file_role(f.path) for f in pr.files]
+    fragment = news_fragment(pr.files)
     announced = _ANNOUNCED[said.kind] if said is not None else AnnouncementKind.NOTHING
     evidence = KindEvidence(
         classified=it.cls.kind,
@@ -83,6 +85,8 @@ def read_pr(it: Item, note: Notability) -> PRReading:
         ),
         title_fixes=bool(_FIXES.match(it.clean.text)),
         adds_module=not changes.breaks and any(n.kind == MODULE for n in changes.added),
+        declared=fragment.type if fragment is not None else "",
+        declared_in=fragment.path if fragment is not None else "",
     )
     return PRReading(
         number=it.number,

@@ -76,6 +76,7 @@ _UNTOLD = (
     "its release note says users must change",
     "title (",
     "labelled",
+    "its news fragment",
 )
 
 

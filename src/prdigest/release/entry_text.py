@@ -19,6 +19,7 @@ from ..reading import clean_title, parse_title, strip_noise
 from .sentences import backtick_code, past_tense, to_sentence, whole_title
 
 _VERB_OF = {BUG_FIXES: "Fixed", NEW_FEATURES: "Added"}  # a kind's verb, for a verbless what
+_RST_LITERAL = re.compile(r"``([^`]+)``")
 WHY_WORDS = 25  # a why longer than this is the PR's discussion, not a note's reason
 # a why that leans on what went before it, or tells the PR's process
 _WHY_FIT = re.compile(
@@ -36,6 +37,7 @@ def entry_sentence(brief: Brief | None, pr: PullRequest) -> str:
     if described:
         return described
     what = whole_title(brief.what.strip(), pr.body)  # a title git cut short ends whole
+    what = _RST_LITERAL.sub(r"`\1`", what)  # reST's ``x`` is Markdown's `x`
     what = strip_noise(what)  # part markers (`(Part1)`), ticket ids: the links say them
     text = backtick_code(_past(what.rstrip(".")))
     if brief.kind in _VERB_OF and not _opens_with_verb(text):
