@@ -8,8 +8,14 @@ import pytest
 
 from prdigest import kinds
 from prdigest.analyze.announcements import BREAKING, DEPRECATION, announce
-from prdigest.analyze.brief_types import AnnouncementKind, Brief, Evidence, KindJudgment, Status
-from prdigest.analyze.brief_types import Surface
+from prdigest.analyze.brief_types import (
+    AnnouncementKind,
+    Brief,
+    Evidence,
+    KindJudgment,
+    Status,
+    Surface,
+)
 from prdigest.analyze.kind_judge import KindEvidence, judge_kind
 from prdigest.models import FileChange, PullRequest
 from prdigest.reading import clean_title, parse_title
