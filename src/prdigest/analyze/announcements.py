@@ -352,7 +352,9 @@ _NEGATED = re.compile(
 def _body_says_breaking(body: str) -> bool:
     """Whether the body's prose calls the change BC-breaking (a heading or a sentence;
     not "no breaking changes", "non-breaking", an unticked template box)."""
-    for line in prose_lines(body or ""):
+    if not body or not _TAGGED_BREAK.search(body):
+        return False  # most bodies: one search, no prose to split
+    for line in prose_lines(body):
         found = _TAGGED_BREAK.search(line)
         if found is None:
             continue

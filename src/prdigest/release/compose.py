@@ -84,9 +84,8 @@ def compose_notes(
     rows_added = 0
     decided = classify(prs)
     spelling = spelling or Spelling.learned(pr.title for pr in prs)
-    briefs, made = range_briefs(
-        list(zip(prs, decided, strict=True)), spelling, ambiguous, stored_texts
-    )
+    pairs = list(zip(prs, decided, strict=True))
+    briefs, made = range_briefs(pairs, spelling, ambiguous, stored_texts, names)
     if apply is not None:
         where = str(apply)
         rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)

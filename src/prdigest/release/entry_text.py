@@ -30,9 +30,8 @@ _WHY_FIT = re.compile(
 
 def entry_sentence(brief: Brief | None, pr: PullRequest) -> str:
     """The entry's sentence, without its links."""
-    title = to_sentence(whole_title(pr.title, pr.body), pr.number)
     if brief is None or not _usable(brief.what, pr.title) or "://" in brief.what:
-        return title
+        return to_sentence(whole_title(pr.title, pr.body), pr.number)
     described = _described_bug(brief, pr)
     if described:
         return described
