@@ -106,7 +106,7 @@ def main() -> None:
         f"release-notes for 2025 (CLI, worksheet written): {cli:.2f} s wall, {cpu:.2f} s CPU,"
         f" peak RSS {peak:.0f} MB"
         f"  [baseline `prdigest --version`: {startup:.2f} s; ratio {cli / startup:.1f}x]"
-        f"  target < 3 s: {'met' if cli < 3 else 'MISSED'}"
+        f"  issue 6's < 3 s for this year of 5,100 PRs: {'met' if cli < 3 else 'missed'}"
     )
 
 
