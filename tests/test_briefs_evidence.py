@@ -4,6 +4,8 @@ a mutation of a rule fails its row."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from prdigest import kinds
@@ -22,6 +24,7 @@ from prdigest.reading import clean_title, parse_title
 from prdigest.reading.api_changes import read_body
 from prdigest.reading.news_fragments import news_fragment
 from prdigest.reading.versions import raised_minimums
+from prdigest.release.breaking import breaking_heading
 from prdigest.release.entry_text import entry_sentence
 from prdigest.release.styles import style_named
 
@@ -107,6 +110,10 @@ ANNOUNCED = [
     (_pr("Ops.IDIV -> Ops.CDIV", [_change("pkg/uop/ops.py", ["  IDIV = auto()", "x = Ops.IDIV"], ["  CDIV = auto()", "x = Ops.CDIV"])]), BREAKING),
     # … the same in a private package renames nothing users import
     (_pr("Ops.IDIV -> Ops.CDIV", [_change("_pkg/uop/ops.py", ["  IDIV = auto()"], ["  CDIV = auto()"])]), None),
+    # a function a title removes breaks its users …
+    (_pr("Remove apply_graph_ac", [_change("pkg/ac.py", ["def apply_graph_ac(model):", "    return model"], [])]), BREAKING),
+    # … not when it is an experiment's internals
+    (_pr("Remove apply_graph_ac", [_change("pkg/experiments/x/ac.py", ["def apply_graph_ac(model):", "    return model"], [])]), None),
     # a news fragment of type `breaking` is the author's own label
     (_pr("Fix doctest fixtures", [FileChange("changelog/1.breaking.rst", 1, 0, patch="@@ -0,0 +1 @@\n+Dropped X.")]), BREAKING),
 ]  # fmt: skip
@@ -226,3 +233,12 @@ def test_keep_a_changelogs_sections(kind: str, sentence: str, section: str) -> N
     assert style.section_of(kind, sentence) == section
     assert style.sections[0] == (kinds.BC_BREAKING, "Breaking changes")
     assert style_named("pytorch").section_of(kind, sentence) == kind
+
+
+def test_a_breaking_heading_never_says_the_opposite_of_the_diff() -> None:
+    gone = Surface(removed=("--comm.use_torchcomms",))
+    brief = replace(_brief("Removes torchcomms experiment", kinds.BC_BREAKING), surface=gone)
+    wrong = "Removed torchcomms experiment and integrate via `comm.use_torchcomms` config"
+    assert breaking_heading(wrong, [brief]) == "Removed `--comm.use_torchcomms`"
+    right = "Removed `comm.use_torchcomms` and its environment variable"
+    assert breaking_heading(right, [brief]) == right

@@ -404,7 +404,16 @@ def _strong(changes: ApiChanges) -> list[ApiName]:
 
 
 def _weak(changes: ApiChanges) -> list[ApiName]:
-    return [n for n in _gone(changes) if not _is_strong(n, changes)]
+    """Removed or renamed code names (functions, classes, methods, modules, exports) that
+    break users when the PR says it removes them; not an experiment's internals
+    (`experiments/`, `experimental/`), which its users configure, not import: its flags
+    and config fields are strong."""
+    return [
+        n for n in _gone(changes) if not _is_strong(n, changes) and not _EXPERIMENT.search(n.path)
+    ]
+
+
+_EXPERIMENT = re.compile(r"(?:^|/)(?:experiments|experimental)/")
 
 
 def _is_strong(name: ApiName, changes: ApiChanges) -> bool:
