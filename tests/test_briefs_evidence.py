@@ -21,7 +21,7 @@ from prdigest.analyze.brief_types import (
 from prdigest.analyze.kind_judge import KindEvidence, judge_kind
 from prdigest.models import FileChange, PullRequest
 from prdigest.reading import clean_title, parse_title
-from prdigest.reading.api_changes import read_body
+from prdigest.reading.api_changes import read_body, read_diff
 from prdigest.reading.news_fragments import news_fragment
 from prdigest.reading.versions import raised_minimums
 from prdigest.release.breaking import breaking_heading
@@ -242,3 +242,16 @@ def test_a_breaking_heading_never_says_the_opposite_of_the_diff() -> None:
     assert breaking_heading(wrong, [brief]) == "Removed `--comm.use_torchcomms`"
     right = "Removed `comm.use_torchcomms` and its environment variable"
     assert breaking_heading(right, [brief]) == right
+
+
+def _deleted(path: str, lines: list[str]) -> FileChange:
+    patch = f"@@ -1,{len(lines)} +0,0 @@\n" + "\n".join(f"-{line}" for line in lines)
+    return FileChange(path, 0, len(lines), patch=patch)
+
+
+def test_a_package_whose_init_alone_went_is_no_removed_module() -> None:
+    init = _deleted("pkg/deepep/__init__.py", ["# empty"])
+    alone = read_diff([init, _change("pkg/deepep/kernels.py", ["a = 1"], ["a = 2"])])
+    assert not alone.removed
+    whole = read_diff([init, _deleted("pkg/deepep/kernels.py", ["def run():", "    pass"])])
+    assert "pkg.deepep" in [n.name for n in whole.removed]

@@ -270,6 +270,19 @@ def _exports(
     return names
 
 
+def _init_alone(path: str, python: Sequence[FileChange]) -> bool:
+    """Whether `path` is a package's `__init__.py` deleted while no other module of the
+    package goes: the package is still there to import from (a namespace package), so no
+    module is removed (what the file exported is read from its lines)."""
+    if not path.endswith(("/__init__.py", "/__init__.pyi")):
+        return False
+    package = path.rsplit("/", 1)[0] + "/"
+    return not any(
+        f.path != path and f.path.startswith(package) and f.patch and _deleted(f.patch)
+        for f in python
+    )
+
+
 def _deleted(patch: str) -> bool:
     """Whether the diff deletes the whole file (its one hunk ends at `+0,0`)."""
     header = _HUNK.match(patch.split("\n", 1)[0])
@@ -306,7 +319,8 @@ def read_diff(files: Sequence[FileChange], body: str = "", title: str = "") -> A
         if patch:
             seen.extend(_names_in_patch(change.path, patch))
         if _public_file(change.path) and patch and _deleted(patch):
-            removed_modules.append(ApiName(MODULE, module_path(change.path), change.path))
+            if not _init_alone(change.path, python):
+                removed_modules.append(ApiName(MODULE, module_path(change.path), change.path))
         elif _public_file(change.path) and change.path in created:
             added_modules.append(ApiName(MODULE, module_path(change.path), change.path))
         old = change.old_path
