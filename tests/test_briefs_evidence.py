@@ -206,6 +206,7 @@ ENTRIES = [
     ("Fix crash", "Fixes the crash in `load`", kinds.BUG_FIXES, "It raised KeyError on empty files", "Fixed the crash in `load`. It raised KeyError on empty files"),
     ("Fix crash", "Fixes the crash in `load`", kinds.BUG_FIXES, "However, it was rare", "Fixed the crash in `load`"),
     ("Add https://x.y/pull/1 by a", "Adds https://x.y/pull/1 by a", kinds.IMPROVEMENTS, "", "Added https://x.y/pull/1 by a"),
+    ("Remove marlin", "Removed `marlin.cu` plus support files Removed layouts Removed tests", kinds.BC_BREAKING, "", "Removed `marlin.cu` plus support files"),
 ]  # fmt: skip
 
 

@@ -37,6 +37,7 @@ def entry_sentence(brief: Brief | None, pr: PullRequest) -> str:
         return described
     what = whole_title(brief.what.strip(), pr.body)  # a title git cut short ends whole
     what = _RST_LITERAL.sub(r"`\1`", what)  # reST's ``x`` is Markdown's `x`
+    what = _first_clause(what)
     what = strip_noise(what)  # part markers (`(Part1)`), ticket ids: the links say them
     text = backtick_code(_past(what.rstrip(".")))
     if brief.kind in _VERB_OF and not _opens_with_verb(text):
@@ -97,6 +98,16 @@ def _described_bug(brief: Brief, pr: PullRequest) -> str:
     if brief.what.split()[1:] != words[1:]:
         return ""  # the brief says it in the body's words: they stand
     return "Fixed " + backtick_code(_lowered(clean.rstrip(".")))
+
+
+# a list's items run together into one line: "Removed X Removed Y Removed Z"
+_RUN_ON = re.compile(r"\s(?=(?:Removed|Added|Fixed|Updated|Deleted|Moved|Renamed|Changed)\s)")
+
+
+def _first_clause(what: str) -> str:
+    """The first of several statements a body's list ran together, when it says enough."""
+    first = _RUN_ON.split(what, maxsplit=1)[0].rstrip(" ,;")
+    return first if len(first.split()) >= 3 else what
 
 
 def _opens_with_verb(text: str) -> bool:
