@@ -150,19 +150,19 @@ def test_reverted_prs_stay_out_and_relanded_ones_join_one_bullet(
     executorch: Store, tmp_path: Path
 ) -> None:
     repo = "pytorch/executorch"
-    window = window_between("2025-04-01", "2025-06-30")
-    sheet = tmp_path / "q2.csv"
+    window = window_between("2025-09-01", "2025-09-30")
+    sheet = tmp_path / "sep.csv"
     markdown = release_notes(
         executorch, repo, Config(), window=window, worksheet=sheet
     ).report.markdown
     rows = {r["pr_link"].rsplit("/", 1)[-1]: r for r in read_rows(sheet) if r["pr_link"]}
-    # #10376 "Minibench refactor" was reverted by #10405 and relanded by #10417.
-    assert rows["10405"]["reason"] == "revert of #10376"
-    assert rows["10417"]["merge_into"] == rows["10376"]["commit_hash"]
-    assert "[#10417](" in bullet_of(markdown, 10376)
-    # #10425 was reverted by #10455 and not relanded.
-    assert rows["10425"]["reason"].startswith("reverted by #10455")
-    assert "[#10425](" not in markdown
+    # #14017 "Update default executor runner …" was reverted by #14193 and reapplied by #14207.
+    assert rows["14193"]["reason"] == "revert of #14017"
+    assert rows["14207"]["merge_into"] == rows["14017"]["commit_hash"]
+    assert "[#14207](" in bullet_of(markdown, 14017)
+    # #14090 was reverted by #14307 and not relanded in September.
+    assert rows["14090"]["reason"].startswith("reverted by #14307")
+    assert "[#14090](" not in markdown
 
 
 def test_short_links_write_numbers_only(executorch: Store) -> None:
@@ -512,25 +512,23 @@ def test_a_rerun_follows_reverts_and_relands_that_arrive_later(
     sheet = tmp_path / "w.csv"
 
     def run(until: str) -> tuple[dict[str, dict[str, str]], str]:
-        window = window_between("2025-04-01", until)
+        window = window_between("2025-09-01", until)
         md = release_notes(
             executorch, repo, Config(), window=window, worksheet=sheet
         ).report.markdown
         return {r["pr_link"].rsplit("/", 1)[-1]: r for r in read_rows(sheet)}, md
 
-    rows, md = run("2025-04-22")  # #10351 landed on 04-22
-    assert rows["10351"]["reason"] == "" and "[#10351](" in md
-    rows, md = run("2025-04-23")  # #10395 reverts it; #10376 lands and #10405 reverts it
-    assert rows["10351"]["reason"] == "reverted by #10395, not relanded in this range"
-    assert rows["10376"]["reason"].startswith("reverted by #10405")
-    assert "[#10351](" not in md and "[#10376](" not in md
-    rows, md = run("2025-04-30")  # #10417 relands #10376
+    rows, md = run("2025-09-12")  # #14090 landed on 09-12
+    assert rows["14090"]["reason"] == "" and "[#14090](" in md
+    rows, md = run("2025-09-15")  # #14307 reverts it
+    assert rows["14090"]["reason"] == "reverted by #14307, not relanded in this range"
+    assert "[#14090](" not in md
+    rows, md = run("2025-10-09")  # #14842 reapplies it
     assert (
-        rows["10376"]["reason"] == ""
-        and rows["10417"]["merge_into"] == rows["10376"]["commit_hash"]
+        rows["14090"]["reason"] == ""
+        and rows["14842"]["merge_into"] == rows["14090"]["commit_hash"]
     )
-    assert "[#10417](" in bullet_of(md, 10376)
-    assert rows["10351"]["reason"].startswith("reverted by #10395")
+    assert "[#14842](" in bullet_of(md, 14090)
 
 
 # -- reverts that name a commit by an abbreviated sha -------------------------------------
@@ -555,8 +553,8 @@ def test_a_revert_by_an_ambiguous_sha_prefix_reverts_nothing(
     assert result.exit_code == 0, result.output
     rows = {r["pr_link"].rsplit("/", 1)[-1]: r for r in read_rows(sheet) if r["pr_link"]}
     assert rows[str(AMBIGUOUS_REVERT)]["reason"] == "revert of a change not in this range"
-    # out for what it is (a pin bump), not as reverted
-    assert rows["9396"]["reason"].startswith("not user-facing")
+    # judged for what it is (a pin bump with the example's quantization code), not reverted
+    assert not rows["9396"]["reason"].startswith("reverted")
     assert not [r for r in rows.values() if "1a9a59b" in r["reason"] or "99396" in r["reason"]]
 
 

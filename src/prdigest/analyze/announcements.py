@@ -20,7 +20,7 @@ removing, renaming or deprecating it (refactors move and rename internals all th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import kinds
 from ..models import PullRequest
@@ -37,9 +37,12 @@ from ..reading.api_changes import (
     ApiName,
     read_diff,
 )
-from ..reading.file_roles import FileRole, file_role, is_library
+from ..reading.file_roles import FileRole, file_role, is_library, is_public
+from ..reading.news_fragments import news_fragment
+from ..reading.versions import raised_minimums
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
-from .body_announcements import said_in_notes
+from .body_announcements import said_in_notes, users_must_change
+from .claims import prose_lines
 
 BREAKING, DEPRECATION, DEFAULT = "breaking", "deprecation", "default"
 # why an announcement read from the PR's release notes was made, by what they say
@@ -75,9 +78,14 @@ class WindowNames:
                 when = pr.merged_at.isoformat() if pr.merged_at else ""
                 self._added.append((when, {n.name for n in changes.added}))
 
-    def changes(self, pr: PullRequest) -> ApiChanges:
+    def read(self, pr: PullRequest) -> ApiChanges:
+        """What `pr`'s diff does to public names, read once (all of it, whatever the
+        window's other PRs added)."""
         found = self._changes.get(id(pr))
-        changes = found if found is not None else read_diff(pr.files, pr.body, pr.title)
+        return found if found is not None else read_diff(pr.files, pr.body, pr.title)
+
+    def changes(self, pr: PullRequest) -> ApiChanges:
+        changes = self.read(pr)
         when = pr.merged_at.isoformat() if pr.merged_at else ""
         earlier = set().union(*(names for at, names in self._added if at < when))
         return changes.without(earlier) if earlier else changes
@@ -91,6 +99,8 @@ _BREAKING_TAGS = frozenset(
     {"bc-breaking", "bc breaking", kinds.BC_BREAKING, "breaking", "breaking change", "bc-breaking change"}
 )  # fmt: skip
 _DEPRECATION_TAGS = frozenset({"deprecation", "deprecate", "deprecated"})
+# what a news fragment's type announces (towncrier's `breaking`, `removal`, `deprecation`)
+_FRAGMENT_SAYS = {"breaking": BREAKING, "removal": BREAKING, "deprecation": DEPRECATION}
 # work on test, CI, benchmark or docs infrastructure breaks no user
 _INFRA_TAGS = frozenset(
     {"ci", "test", "tests", "testing", "benchmark", "benchmarks", "minibench", "infra", "docs", "doc"}
@@ -106,7 +116,10 @@ _REPAIR = re.compile(
     r"silenc\w*|migrat\w*|handl\w*|adapt\w*|stop\w*|clean\w*|instead|address\w*|resolv\w*|"
     r"workaround|work around|due to|because of|in response)\b"
 )
-_IDLE = re.compile(r"(?i)\b(?:unused|no longer (?:used|needed)|dead|stale|leftover|empty)\b")
+_IDLE = re.compile(
+    r"(?i)\b(?:unused|no longer (?:used|needed)|dead|redundant|duplicated?|stale|leftover|empty)\b"
+)
+_DUPLICATE = re.compile(r"(?i)\b(?:duplicated?|redundant)\b")
 _CLAUSE_SPLIT = re.compile(r"\s*(?:[,;]|\s-\s|\band\b(?=\s+\w+\s))\s*")
 
 _TAGGED_BREAK = re.compile(
@@ -140,7 +153,9 @@ _NEW_MINIMUM = re.compile(
     r"(?i)\bminim(?:um|al)\b(?:\s+\S+){0,3}?\s+(?:versions?|supported|required|requirements?)\b"
     r"(?:\s+\S+){0,3}?\s+(?:to|is|of|=|>=)\s+v?\d|\bminim(?:um|al)\s+is\s+[a-z]+\s?v?\d"
 )
-_DEPRECATE_VERB = re.compile(r"(?i)\bdeprecat(?:e|es|ing)\b|\bphas(?:e|es|ed|ing) out\b")
+_DEPRECATE_VERB = re.compile(
+    r"(?i)\bdeprecat(?:e|es|ing)\b|\bphas(?:e|es|ed|ing) out\b|^deprecated\b(?!\s+(?:warnings?|apis?|usages?)\b)"
+)
 # `` `watch` command's closure argument is deprecated ``
 _NOW_DEPRECATED = re.compile(r"(?i)\b(?:is|are|now|been|becomes?)\s+deprecated\b")
 _MARKED_DEPRECATED = re.compile(r"(?i)\bmark(?:s|ed|ing)?\b.{0,60}?\bas deprecated\b")
@@ -150,11 +165,6 @@ _DEPRECATION_NOTICE = re.compile(
 _DEPRECATION_NOUN = re.compile(
     r"(?i)\bdeprecation\s*(?:$|(?:part|pt\.?)\s*\d|\(?\d+\s*/\s*(?:\d+|x|n)\b)"
 )
-# `Ops.IDIV -> Ops.CDIV`: a title that is a rename of code names
-_ARROW_RENAME = re.compile(
-    r"`?(?P<old>[A-Za-z_][\w.]*)`?\s*(?:->|→|=>)\s*`?(?P<new>[A-Za-z_][\w.]*)`?"
-)
-_CODE_SHAPED = re.compile(r"[a-z][._][A-Za-z]|[A-Z]{3,}|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]")
 # `Rename X to Y`, `Rename X`: a name, not `Rename X params` or `rename X with Y`
 _RENAME = re.compile(r"(?i)^renam\w*\s+(?P<old>\S+)(?:\s+(?:to|->|→)\s+(?P<new>\S+)|\s*$)")
 # `AOPerModuleConfig`, `torchao.float8.Float8Tensor`: a class or a module path, not `_x`
@@ -166,6 +176,10 @@ _DEFAULT = re.compile(
 )
 
 _LOWERED = re.compile(r"(?i)\blower\w*\b")
+# "Flip default torch.load to weights_only", "change the default of X to Y"
+_FLIPPED = re.compile(
+    r"(?i)^\W*(?:flip|flips|flipped|flipping)\b|\bchang\w*\s+the\s+default\s+(?:of|for|value)\b"
+)
 _FROM = re.compile(r"(?i)\s+from\s+|\bfrom\b")
 _SUPPORT = re.compile(r"(?i)\bsupport\b")
 # Every announcement has one of these words: most titles are done after this check.
@@ -195,23 +209,33 @@ def announce(
             return _made(BREAKING, f"labelled `{label}`", text, pr, changes=changes)
         if _DEPRECATION_LABEL.search(label):
             return _made(DEPRECATION, f"labelled `{label}`", text, pr, changes=changes)
+    fragment = news_fragment(pr.files)
+    if fragment is not None and fragment.type in _FRAGMENT_SAYS:
+        why = f"labelled by its news fragment `{fragment.path}`"
+        said = _made(_FRAGMENT_SAYS[fragment.type], why, text, pr, changes=changes)
+        return said if said.hint else replace(said, hint=fragment.text)
     if kind_by_label and kind in (kinds.BC_BREAKING, kinds.DEPRECATION):
         found = BREAKING if kind == kinds.BC_BREAKING else DEPRECATION
         return _made(found, "labelled so", text, pr, changes=changes)
     tags = {t.lower() for t in info.tags}
     if tags & _INFRA_TAGS:
         return None
-    said = said_in_notes(pr.body)
-    if said is not None and not _only_checks(pr):
+    noted = said_in_notes(pr.body)
+    if noted is not None and not _only_checks(pr):
         # what the PR's own release notes tell users to act on (a changed default too)
-        found = DEPRECATION if said.kind == "deprecation" else BREAKING
-        return _made(found, SAID_IN_NOTES[said.kind], text, pr, changes=changes)
+        kind = DEPRECATION if noted.kind == "deprecation" else BREAKING
+        return _made(kind, SAID_IN_NOTES[noted.kind], text, pr, changes=changes)
     if info.breaking or tags & _BREAKING_TAGS:
         return _made(BREAKING, "marked BC-breaking", text, pr, changes=changes)
     if tags & _DEPRECATION_TAGS:
         return _weighed(_made(DEPRECATION, "marked as a deprecation", text, pr), changes, text, pr)
     if _IDLE.search(text) and not _TAGGED_BREAK.search(text):
-        return None  # removing what nobody uses breaks nobody
+        # a duplicate's users still import it from where it went ("Remove duplicated
+        # prepare_deepspeed"); what nobody uses breaks nobody
+        whole = [n for n in _weak(changes) if n.kind in (CLASS, FUNCTION)]
+        if _DUPLICATE.search(text) and whole and _about(text, whole, _SAYS_REMOVAL):
+            return _diff_break(changes, text, pr, "removes a public API (a duplicate)")
+        return None
     return _weighed(_from_title(text, pr), changes, text, pr)
 
 
@@ -263,11 +287,9 @@ def _weighed(
     if found is not None and found.kind == BREAKING and found.why in _TITLE_REMOVALS:
         if not strong and _CHECK.search(text) and _ENABLES.search(f"{text}\n{pr.body}"):
             return None  # a check removed because the thing is now supported: enablement
-        renamed = _ARROW_RENAME.search(text)
-        if renamed and _leaves_library(pr, renamed.group("old")):
-            return _with(found, changes)  # `A -> B`: the diff drops A from library code
         if changes.read_from == "diff" and changes.complete and not changes.breaks:
-            return None  # the diff removes or renames no public name
+            if not (found.why == "renames a public API" and _renamed_in_code(text, pr)):
+                return None  # the diff removes or renames no public name
         return _with(found, changes)
     if found is not None and found.kind == DEPRECATION:
         if strong or (weak and _about(text, weak, _DEPRECATE_VERB)):
@@ -285,14 +307,93 @@ def _weighed(
         return _with(found, changes)
     if strong:
         return _diff_break(changes, text, pr, "removes or renames a public option")
-    if weak and (_SAYS_BREAKS.search(pr.body) or _about(text, weak, _SAYS_REMOVAL)):
+    if weak and (
+        _SAYS_BREAKS.search(pr.body)
+        or _about(text, weak, _SAYS_REMOVAL)
+        or _body_removes(pr.body, weak)
+    ):
         return _diff_break(changes, text, pr, "removes or renames a public API")
     whole = [n for n in weak if n.kind in (CLASS, FUNCTION)]
     if whole and _about(text, whole, _SAYS_FOLDING):
         return _diff_break(changes, text, pr, "replaces a public API")
     if changes.starts_deprecation and not _INFRA_SCOPE.search(text):
         return _made(DEPRECATION, "adds a deprecation warning", text, pr, changes=changes)
+    return _unnamed_break(changes, text, pr)
+
+
+def _unnamed_break(changes: ApiChanges, text: str, pr: PullRequest) -> Announcement | None:
+    """A break the public names do not show: a raised minimum version (the diff), a
+    removal of library code whose diff cannot be read whole (a title that removes, a large
+    deletion), a body that says the PR is BC-breaking."""
+    raised = raised_minimums(pr.files)
+    if raised:
+        first = raised[0]
+        why = f"raises the minimum `{first.name}` from {first.before} to {first.after}"
+        hint = migration_hint(pr.body) or f"Upgrade `{first.name}` to {first.after} or later."
+        return Announcement(BREAKING, why, sentence(text), "", hint)
+    if not changes.complete and deleted_library(pr):
+        return _made(BREAKING, "deletes public library code", text, pr, changes=changes)
+    if _body_says_breaking(pr.body):
+        return _made(BREAKING, "says it is BC-breaking", text, pr, changes=changes)
+    told = users_must_change(pr.body)
+    if told:
+        found = _made(
+            BREAKING, "its release note says users must change", text, pr, changes=changes
+        )
+        return found if found.hint else replace(found, hint=told)
     return None
+
+
+_NEGATED = re.compile(
+    r"(?i)\b(?:no|non|not|without|isn't|avoid\w*|none|n/a)\b[\w\s-]{0,12}$|\[\s?\]\s*$"
+)
+
+
+def _body_says_breaking(body: str) -> bool:
+    """Whether the body's prose calls the change BC-breaking (a heading or a sentence;
+    not "no breaking changes", "non-breaking", an unticked template box)."""
+    if not body or not _TAGGED_BREAK.search(body):
+        return False  # most bodies: one search, no prose to split
+    for line in prose_lines(body):
+        found = _TAGGED_BREAK.search(line)
+        if found is None:
+            continue
+        before = line[: found.start()]
+        after = line[found.end() : found.end() + 12]
+        if _NEGATED.search(before) or re.match(r"(?i)\W*(?:none|no|n/a)\b", after):
+            continue
+        return True
+    return False
+
+
+_REMOVAL_TITLE = re.compile(r"(?i)^(?:remov|delet|drop)\w*\b")
+_MIN_DELETED = 100  # lines of library code a removal deletes to count as one
+_ADDED_SHARE = 0.1  # … while adding at most this share of them back
+
+
+def deleted_library(pr: PullRequest) -> list[str]:
+    """The public library files a PR titled as a removal deletes from (it adds next to
+    nothing back), when that is at least `_MIN_DELETED` lines; else []. What the diff
+    shows only as counts (no patch) is told as files, never guessed as names."""
+    title = parse_title(pr.title).clean.strip()
+    if pr.number is None or not _REMOVAL_TITLE.match(title) or _IDLE.search(title):
+        return []
+    files = [f for f in pr.files if is_public(f.path)]
+    deleted = sum(f.deletions or 0 for f in files)
+    added = sum(f.additions or 0 for f in files)
+    if deleted < _MIN_DELETED or added > deleted * _ADDED_SHARE:
+        return []
+    return [f.path for f in files if (f.deletions or 0) > 0 and not (f.additions or 0)]
+
+
+def _body_removes(body: str, names: list[ApiName]) -> bool:
+    """Whether a line of the body's prose says it removes or renames one of `names`
+    ("also deleted idiv method")."""
+    return any(
+        _about(line, names, _SAYS_REMOVAL)
+        for line in prose_lines(body or "")
+        if _SAYS_REMOVAL.search(line)
+    )
 
 
 def _strong(changes: ApiChanges) -> list[ApiName]:
@@ -303,7 +404,16 @@ def _strong(changes: ApiChanges) -> list[ApiName]:
 
 
 def _weak(changes: ApiChanges) -> list[ApiName]:
-    return [n for n in _gone(changes) if not _is_strong(n, changes)]
+    """Removed or renamed code names (functions, classes, methods, modules, exports) that
+    break users when the PR says it removes them; not an experiment's internals
+    (`experiments/`, `experimental/`), which its users configure, not import: its flags
+    and config fields are strong."""
+    return [
+        n for n in _gone(changes) if not _is_strong(n, changes) and not _EXPERIMENT.search(n.path)
+    ]
+
+
+_EXPERIMENT = re.compile(r"(?:^|/)(?:experiments|experimental)/")
 
 
 def _is_strong(name: ApiName, changes: ApiChanges) -> bool:
@@ -437,23 +547,6 @@ _NOT_NEEDED = re.compile(
 _CHECK_ROLES = frozenset({FileRole.TEST, FileRole.DOCS, FileRole.CI, FileRole.BENCH})
 
 
-def _leaves_library(pr: PullRequest, name: str) -> bool:
-    """Whether library code loses lines naming `name` (its last part) and no added line of
-    library code names it any more."""
-    leaf = re.escape(name.rsplit(".", 1)[-1])
-    word = re.compile(rf"(?<![\w]){leaf}(?![\w])")
-    removed = added = False
-    for change in pr.files:
-        if not change.patch or not is_library(change.path):
-            continue
-        for line in change.patch.splitlines():
-            if line.startswith("-") and word.search(line):
-                removed = True
-            elif line.startswith("+") and word.search(line):
-                added = True
-    return removed and not added
-
-
 def _only_checks(pr: PullRequest) -> bool:
     """A PR that changes only tests, docs, CI or benchmarks: its title's removals and drops
     are of those, whatever they name."""
@@ -490,6 +583,8 @@ def _judge_clause(clause: str, infra: bool) -> tuple[str, str] | None:
         return DEPRECATION, "a deprecation"
     default = _DEFAULT.search(clause)
     if not infra and default and not _REPAIR.search(clause[: default.start()]):
+        if _FLIPPED.search(clause):
+            return BREAKING, "flips a default"  # what users relied on now works otherwise
         return DEFAULT, "changes a default"
     return None
 
@@ -501,24 +596,44 @@ def _judge_break(clause: str) -> str:
         clause
     ):
         return "raises a minimum version"
-    arrow = _ARROW_RENAME.fullmatch(clause.strip())
-    if (
-        arrow
-        and _CODE_SHAPED.search(arrow.group("old"))
-        and not _FILE_NAME.search(arrow.group("old"))
-    ):
-        return "renames a public API"
     removal = _REMOVAL.match(clause)
     if removal:
         return _judge_removal(removal.group("object"))
-    rename = _RENAME.match(clause)
+    rename = _RENAME.match(clause) or _ARROW.match(clause)
     old = rename.group("old").strip("`") if rename else ""
-    if rename and _PUBLIC_NAME.match(old) and not _FILE_NAME.search(old):
+    dotted = rename is not None and rename.re is _ARROW and "." in old
+    if rename and (_PUBLIC_NAME.match(old) or dotted) and not _FILE_NAME.search(old):
         return "renames a public API"
     return ""
 
 
-_LIBRARY_ONLY = frozenset({"changes a default", "renames a public API"})
+# `Ops.IDIV -> Ops.CDIV`: a title that is the rename itself
+_ARROW = re.compile(r"^`?(?P<old>[A-Za-z][\w.]*)`?\s*(?:->|→|=>)\s*`?(?P<new>[A-Za-z][\w.]*)`?")
+
+
+def _renamed_in_code(text: str, pr: PullRequest) -> bool:
+    """Whether the library code's diff carries out the title's rename where the reading
+    of names cannot see it (an enum member, a constant): the old name leaves every line
+    the diff touches, the new one comes in."""
+    rename = _RENAME.match(text) or _ARROW.match(text)
+    if rename is None or not rename.group("new"):
+        return False
+    old, new = (rename.group(k).strip("`").rsplit(".", 1)[-1] for k in ("old", "new"))
+    gone = re.compile(rf"\b{re.escape(old)}\b")
+    came = re.compile(rf"\b{re.escape(new)}\b")
+    removed = added = False
+    for change in pr.files:
+        if not is_public(change.path):  # `_pytest/…` renames nothing users import
+            continue
+        for line in (change.patch or "").splitlines():
+            if line.startswith("+") and gone.search(line):
+                return False
+            removed = removed or (line.startswith("-") and bool(gone.search(line)))
+            added = added or (line.startswith("+") and bool(came.search(line)))
+    return removed and added
+
+
+_LIBRARY_ONLY = frozenset({"changes a default", "flips a default", "renames a public API"})
 # A clause about tests, CI or the build matrix: `drop Python 3.9 from the CI matrix`.
 _INFRA_SCOPE = re.compile(
     r"(?i)\b(?:from|in|on) (?:the )?(?:ci|tests?|test suite|matrix|benchmarks?|docker)\b|\bci\b"
@@ -546,8 +661,9 @@ def _judge_removal(obj: str) -> str:
 
 
 def _touches_library(pr: PullRequest) -> bool:
-    """Whether the PR changes more than tests, CI, docs, examples and scripts."""
-    return any(is_library(change.path) for change in pr.files)
+    """Whether the PR changes more than tests, CI, docs, examples and scripts (a record
+    that lists no files at all says nothing against it)."""
+    return not pr.files or any(is_library(change.path) for change in pr.files)
 
 
 def _made(

@@ -82,3 +82,24 @@ def said_in_notes(body: str) -> Said | None:
                 if found and not _NEGATED.search(sentence) and not _REPAIRS.search(sentence):
                     return Said(kind, _said(sentence))
     return None
+
+
+# what a PR's note to its users says they must do differently: "now takes `keep_line`
+# instead of `value`", "is no longer supported", "has been renamed"
+_USERS_CHANGE = re.compile(
+    r"(?i)\binstead of\b|\bno longer\b|\bnow (?:requires?|takes?|expects?|raises?|errors?)\b|"
+    r"\b(?:has|have) been (?:renamed|removed)\b"
+)
+
+
+def users_must_change(body: str) -> str:
+    """The sentence of the body's note to users (its "release notes" or "what users need
+    to know" section) that tells them to change what they write; "" when none does."""
+    if not body or not _USERS_CHANGE.search(body):
+        return ""
+    for section in read_body(body).of(Role.USERS):
+        for text in (*section.paragraphs, *section.items):
+            for line in re.split(r"(?<=[.!])\s+", text):
+                if _USERS_CHANGE.search(line):
+                    return line.strip()
+    return ""

@@ -2,7 +2,8 @@
 sentence, present tense, third person), `why` (the motivation or the result the PR
 states, or nothing; never a size), and the `subject` a bullet names it by.
 
-`what` comes from the body's own statement of the change, in this order: what its
+`what` comes from the author's own words for users, in this order: the news fragment the
+PR adds for the changelog (towncrier's `changelog/123.bugfix.rst`), what its body's
 user-facing or release-notes section says, then its summary's first statement, and only
 then the title made into a clause ("Add X" → "Adds X"). A body's statement must speak of
 what the title names, or it is a detail of something else. Names are spelled as the diff
@@ -25,6 +26,7 @@ from pathlib import Path
 from ..models import BriefText, PullRequest
 from ..reading import CleanTitle, clean_title
 from ..reading.file_roles import is_library
+from ..reading.news_fragments import news_fragment
 from ..reading.pr_body import PRBody, Role, continued_title, is_bot_body, read_body
 from ..reading.releases import changelog_items, released_version
 from .brief_why import stated_why
@@ -36,6 +38,7 @@ _NAMES_CODE = re.compile(r"`|[A-Za-z]\.[A-Za-z]|\w_\w|[a-z][A-Z]|\b[A-Z]{3,}\b|-
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _REFERENCE = re.compile(r"#\d+|\b(?:review|feedback|comments?|follow[- ]?up|nits?)\b", re.I)
 _FIX = re.compile(r"(?i)^fix(?:es|ed)?\b")
+MAX_FRAGMENT_WORDS = 45
 
 
 def _rules_version() -> str:
@@ -56,6 +59,7 @@ _RULES = (
     "../reading/pr_body.py",
     "../reading/titles.py",
     "../reading/releases.py",
+    "../reading/news_fragments.py",
 )
 # who made the words of a brief, and by which rules
 WRITER = f"deterministic@{_rules_version()}"
@@ -75,6 +79,10 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
     if read.commit_log and not any(about_the_same(text, clean.text) for text in read.prose[:2]):
         read = PRBody((), True)  # its first commit is another change's (a merged branch)
     what, source = _what(read, clean.text, title_clause)
+    fragment = news_fragment(pr.files)
+    stated = _fragment_statement(fragment.text) if fragment is not None else ""
+    if stated:
+        what, source = stated, "news fragment"  # the author's own words for the changelog
     what = spelled_as_code(what, pr)
     fix = bool(_FIX.match(clean.text))
     why, why_from = stated_why(read, what, claims, fix)
@@ -82,6 +90,15 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
     if brings:  # a release says what it brings, in its changelog's words
         why, why_from = "Highlights: " + "; ".join(_clip(item) for item in brings), "release"
     return BriefText(what, spelled_as_code(why, pr) if why else "", source, why_from, WRITER)
+
+
+def _fragment_statement(text: str) -> str:
+    """A news fragment's first sentence, when it is one a note can use."""
+    first = sentences(text)[0] if text else ""
+    words = first.split()
+    if not 4 <= len(words) <= MAX_FRAGMENT_WORDS or first.count("`") % 2:
+        return ""
+    return first.rstrip(".")
 
 
 def _what(body: PRBody, title: str, title_clause: str) -> tuple[str, str]:

@@ -205,16 +205,19 @@ def _relands_by_title(items: Sequence[Item]) -> dict[int, int]:
     """PRs that land again, under the same title, a change a revert of the window took
     back (a reland without a "Reland" in its title): {reland: the reverted PR}."""
     reverted = [it for it in items if it.reverted and it.number is not None]
+    if not reverted:
+        return {}
+    keys = [comparable(it.clean.text) for it in items]  # once per PR, not once per pair
     out: dict[int, int] = {}
     for original in reverted:
         key = comparable(original.clean.text)
         later = False
-        for it in items:
+        for it, its_key in zip(items, keys, strict=True):
             if it is original:
                 later = True
                 continue
             if later and it.number is not None and not it.is_revert and not it.reverted:
-                if comparable(it.clean.text) == key and it.number not in out:
+                if its_key == key and it.number not in out:
                     out[it.number] = original.number or 0
                     break
     return out

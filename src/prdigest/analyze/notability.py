@@ -142,13 +142,16 @@ def standalone_score(pr: PullRequest, kind: str) -> tuple[float, Announcement | 
     return pr_score(pr, kind, find_claims(pr.title, pr.body), said), said
 
 
-def assess(items: Sequence[Item], components: Sequence[Component]) -> dict[int, Notability]:
-    """Each item's notability, by `id(item)`."""
+def assess(
+    items: Sequence[Item], components: Sequence[Component], window: WindowNames | None = None
+) -> dict[int, Notability]:
+    """Each item's notability, by `id(item)`. `window`: the public names the items' PRs
+    add, when the caller read them already (else read here)."""
     created: dict[int, Component] = {}
     for component in components:
         created.setdefault(id(component.lead), component)
     out: dict[int, Notability] = {}
-    window = WindowNames([it.pr for it in items])
+    window = window if window is not None else WindowNames([it.pr for it in items])
     for it in items:
         by_label = it.cls.kind_rule.endswith("/label")
         said = announce(it.pr, it.cls.kind, by_label, window) if it.number is not None else None

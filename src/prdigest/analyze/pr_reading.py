@@ -10,6 +10,7 @@ valid for any window that holds it.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from ..models import PullRequest
@@ -21,11 +22,13 @@ from ..reading.api_changes import (
     FLAG,
     FUNCTION,
     METHOD,
+    MODULE,
     ApiChanges,
     ApiName,
     read_diff,
 )
 from ..reading.file_roles import FileRole, file_role
+from ..reading.news_fragments import news_fragment
 from ..reading.releases import released_version
 from .announcements import BREAKING, DEFAULT, DEPRECATION, SAID_IN_NOTES, Announcement
 from .body_announcements import said_in_notes
@@ -42,9 +45,17 @@ _ANNOUNCED = {
 _FROM_DIFF = frozenset(
     {"adds a deprecation warning", "removes what its deprecation warned of",
      "removes or renames a public option", "removes or renames a public API",
-     "replaces a public API"}
+     "replaces a public API", "removes a public API (a duplicate)",
+     "deletes public library code"}
 )  # fmt: skip
+_FROM_BODY = frozenset({"says it is BC-breaking", "its release note says users must change"})
 MAX_SURFACE = 8  # names a brief keeps of each list
+_DEVELOPERS = frozenset({FileRole.BUILD, FileRole.TOOL})  # the build, developers' scripts
+# a build manifest, wherever it is (a test directory's `TARGETS` is the build's too)
+_MANIFEST = re.compile(
+    r"(?:^|/)(?:TARGETS|BUCK|BUILD(?:\.bazel)?|CMakeLists\.txt|[^/]+\.(?:bzl|cmake))$"
+)
+_FIXES = re.compile(r"(?i)^\W*(?:fix\w*|unbreak\w*|repair\w*|correct\w*)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +80,7 @@ def read_pr(it: Item, note: Notability) -> PRReading:
     sub = note.substance
     changes = note.changes or read_diff(pr.files, pr.body, pr.title)
     roles = [file_role(f.path) for f in pr.files]
+    fragment = news_fragment(pr.files)
     announced = _ANNOUNCED[said.kind] if said is not None else AnnouncementKind.NOTHING
     evidence = KindEvidence(
         classified=it.cls.kind,
@@ -81,6 +93,15 @@ def read_pr(it: Item, note: Notability) -> PRReading:
         no_library=bool(roles)
         and not any(r in (FileRole.LIBRARY, FileRole.EXAMPLE) for r in roles),
         claims=tuple(it.claims),
+        developer_only=bool(roles)
+        and all(
+            r in _DEVELOPERS or _MANIFEST.search(f.path)
+            for r, f in zip(roles, pr.files, strict=True)
+        ),
+        title_fixes=bool(_FIXES.match(it.clean.text)),
+        adds_module=not changes.breaks and any(n.kind == MODULE for n in changes.added),
+        declared=fragment.type if fragment is not None else "",
+        declared_in=fragment.path if fragment is not None else "",
     )
     return PRReading(
         number=it.number,
@@ -109,11 +130,11 @@ def _announced_from(said: Announcement | None, changes: ApiChanges) -> Evidence:
         return Evidence.TITLE
     if said.why.startswith("labelled"):
         return Evidence.LABEL
-    if said.why in SAID_IN_NOTES.values():
+    if said.why in _FROM_BODY or said.why in SAID_IN_NOTES.values():
         return Evidence.BODY
     if (
         said.why in _FROM_DIFF
-        or said.why.startswith("removes `")
+        or said.why.startswith(("removes `", "raises the minimum `"))
         or (changes.read_from == "diff" and (said.removed or said.renamed))
     ):
         return Evidence.DIFF
@@ -123,21 +144,24 @@ def _announced_from(said: Announcement | None, changes: ApiChanges) -> Evidence:
 
 
 # what users touch first: what a package exports, its classes and functions, the flags and
-# variables they type; modules (files) are where names live, not names users call
-_BY_REACH = {EXPORT: 0, CLASS: 1, FUNCTION: 2, FLAG: 3, ENV: 3, FIELD: 4, METHOD: 5}
+# variables they type; a module is where names live: told last, and only when it goes
+_BY_REACH = {EXPORT: 0, CLASS: 1, FUNCTION: 2, FLAG: 3, ENV: 3, FIELD: 4, METHOD: 5, MODULE: 6}
 
 
 def _surface(changes: ApiChanges) -> Surface:
-    def names(found: tuple[ApiName, ...]) -> tuple[str, ...]:
-        ranked = sorted((n for n in found if n.kind in _BY_REACH), key=lambda n: _BY_REACH[n.kind])
+    def names(found: tuple[ApiName, ...], modules: bool) -> tuple[str, ...]:
+        kept = [n for n in found if n.kind in _BY_REACH and (modules or n.kind != MODULE)]
+        ranked = sorted(kept, key=lambda n: _BY_REACH[n.kind])
         return tuple(dict.fromkeys(n.name for n in ranked))[:MAX_SURFACE]
 
+    renamed = sorted(
+        (pair for pair in changes.renamed if pair[0].kind in _BY_REACH),
+        key=lambda pair: _BY_REACH[pair[0].kind],
+    )
     return Surface(
-        added=names(changes.added),
-        removed=names(changes.removed),
-        renamed=tuple(
-            (old.name, new.name) for old, new in changes.renamed if old.kind in _BY_REACH
-        )[:MAX_SURFACE],
+        added=names(changes.added, modules=False),
+        removed=names(changes.removed, modules=True),
+        renamed=tuple((old.name, new.name) for old, new in renamed)[:MAX_SURFACE],
     )
 
 

@@ -34,6 +34,13 @@ def load_profile(name: str, config: Config | None = None, repo: str | None = Non
     return profile_for(repo or "", config or Config(), name)
 
 
+def profile_name_for(repo: str, config: Config, name: str | None = None) -> str:
+    """The name of the profile `profile_for` would give (without building it)."""
+    configured = (config.repo_settings(repo) if repo else {}).get("profile")
+    chosen = name or (configured if isinstance(configured, str) else None)
+    return chosen or builtin_profile_for_repo(repo) or GENERIC
+
+
 def profile_for(repo: str, config: Config, name: str | None = None) -> Profile:
     settings = config.repo_settings(repo) if repo else {}
     source = str(config.path) if config.path else "configuration"

@@ -1,5 +1,6 @@
 """`prdigest release-notes REPO [source options] (--from-ref A --to-ref B | --since DATE --until DATE)
-[--worksheet FILE.csv] [--apply FILE.csv] [--out FILE] [--short-links] [--profile NAME]`."""
+[--worksheet FILE.csv] [--apply FILE.csv] [--out FILE] [--short-links] [--profile NAME]
+[--style auto|pytorch|changelog]`."""
 
 from __future__ import annotations
 
@@ -57,6 +58,14 @@ from .common import (
 @click.option(
     "--profile", "profile_name", help="Classification profile (default: chosen per repository)."
 )
+@click.option(
+    "--style",
+    type=click.Choice(["auto", "pytorch", "changelog"]),
+    default="auto",
+    show_default=True,
+    help="Sections: PyTorch's (by kind), Keep a Changelog's (Added, Changed, Deprecated, "
+    "Removed, Fixed, Security), or auto: PyTorch's for PyTorch's profiles, else Keep a Changelog's.",
+)
 @click.option("--out", type=click.Path(path_type=Path), help="Write to FILE instead of stdout.")
 @pass_app
 def release_notes_command(
@@ -69,10 +78,12 @@ def release_notes_command(
     apply_path: Path | None,
     short_links: bool,
     profile_name: str | None,
+    style: str,
     out: Path | None,
     **kwargs: Any,
 ) -> None:
-    """Draft REPO's release notes in PyTorch's format for a ref or date range."""
+    """Draft REPO's release notes for a ref or date range, in PyTorch's sections or Keep a
+    Changelog's."""
     since_text = kwargs.get("since_text")
     if worksheet is not None and apply_path is not None:
         raise ConfigError(
@@ -106,6 +117,7 @@ def release_notes_command(
         apply=apply_path,
         short_links=short_links,
         profile_name=profile_name,
+        style=style,
     )
     emit(outcome.report.markdown, out)
     reporter.done(f"{outcome.summary()}; stored as report {outcome.report_id}")

@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from ..config import Config
-from ..errors import SourceError
+from ..errors import ReadOnlyStoreError, SourceError
 from ..models import Classification, PullRequest
 from ..reading import abbreviated_reverts
 from ..reading.spelling import Spelling
@@ -29,12 +29,23 @@ def release_notes(
     short_links: bool = False,
     profile_name: str | None = None,
     classifier: Classifier | None = None,
+    style: str = "auto",
 ) -> ReleaseNotesResult:
     """The release notes of a date window or a ref range, stored as a report.
-    `classifier`: how PRs are classified (default: as their weeks' digests file them)."""
+    `classifier`: how PRs are classified (default: as their weeks' digests file them);
+    `style`: the sections' convention, `pytorch` (PyTorch's), `changelog` (Keep a
+    Changelog's) or `auto` (PyTorch's for a profile of PyTorch's family, Keep a Changelog's
+    for the generic profile)."""
     if (window is None) == (refs is None):
         raise ValueError("give exactly one of window and refs")
+    from ..analyze.brief_text import WRITER
+    from ..analyze.pr_reading import content_key
+    from ..classify.weekly import week_of
+
     prs = prs_in_range(store, repo, window, refs)
+    last = max((pr.merged_at for pr in prs if pr.merged_at), default=None)
+    spelling = store.title_spelling(repo, window or (week_of(last) if last else None))
+    stored = store.brief_texts([content_key(pr) for pr in prs if pr.number is not None], WRITER)
     result = compose_notes(
         repo,
         prs,
@@ -45,7 +56,14 @@ def release_notes(
         worksheet=worksheet,
         apply=apply,
         short_links=short_links,
+        spelling=spelling,
+        stored_texts=stored,
+        style=style if style != "auto" else _style_of(repo, config, profile_name),
     )
+    try:
+        store.save_brief_texts(result.made_texts)
+    except ReadOnlyStoreError:
+        pass  # made again next time: the notes need none of them stored
     result.report_id = store.save_report(result.report)
     return result
 
@@ -94,3 +112,11 @@ def _digest_classifier(
         return classify_as_digests(profile, prs, landed, spelling_of)
 
     return classify
+
+
+def _style_of(repo: str, config: Config, profile_name: str | None) -> str:
+    """PyTorch's sections for the profiles of PyTorch's family, Keep a Changelog's for the
+    generic profile (a repository of any other convention)."""
+    from ..classify.profiles import GENERIC, profile_name_for
+
+    return "changelog" if profile_name_for(repo, config, profile_name) == GENERIC else "pytorch"

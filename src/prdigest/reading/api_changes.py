@@ -120,7 +120,8 @@ _FLAG_LITERAL = re.compile(r"""(?<![\w-])["'](--[A-Za-z][\w.-]*)["']""")
 _FLAG_CALL = re.compile(r"\b(?:add_argument|option|Option|argument)\s*\(")
 _IMPORT_FROM = re.compile(r"^from\s+\S+\s+import\s+(.*)$")
 _IMPORT_ITEM = re.compile(r"^(\w+)(?:\s+as\s+(\w+))?\s*,?\s*(?:#.*)?$")
-_INDENT = 4  # a class body's first level (PEP 8; the repositories we read keep to it)
+_INDENT = 4  # a class body's first level by PEP 8; a file's own is read from its diff
+_INDENTED = re.compile(r"^[+\- ]( +)\S", re.M)
 
 
 # a deprecation warning's text or class, in the line a diff adds or removes
@@ -149,6 +150,7 @@ def _names_in_patch(path: str, patch: str) -> list[_Seen]:
     flag_call = {"+": False, "-": False}  # an open add_argument( awaiting its flag
     in_import = {"+": False, "-": False}
     decorator = {"+": "", "-": ""}
+    unit = _indent_unit(patch)
     lazy = is_init and "\n+def __getattr__(" in patch  # exports now imported on first use
     for line in patch.splitlines():
         if line.startswith("@@"):
@@ -176,7 +178,7 @@ def _names_in_patch(path: str, patch: str) -> list[_Seen]:
         if sign == " ":
             continue
         if public_code and not registered:  # an op's registered kernel is no API
-            out.extend(_Seen(sign, n) for n in _code_names(path, body, indent, scope))
+            out.extend(_Seen(sign, n) for n in _code_names(path, body, indent, scope, unit))
         if public_code:
             out.extend(_Seen(sign, ApiName(ENV, v, path)) for v in _ENV.findall(body))
             if _DEPRECATION_WARNING.search(body) and not _SILENCED.search(body):
@@ -209,14 +211,24 @@ def _scope_of(line: str) -> str:
     return _BLOCK if _BLOCK_START.match(line) else ""
 
 
-def _code_names(path: str, body: str, indent: int, scope: str) -> list[ApiName]:
-    if indent == 0 or (indent == _INDENT and scope == _BLOCK):
+def _indent_unit(patch: str) -> int:
+    """The file's indentation step, as its diff shows it: the shallowest indented line
+    (two spaces in a file written that way, PEP 8's four otherwise)."""
+    found = [len(m.group(1)) for m in _INDENTED.finditer(patch)]
+    shallowest = min(found, default=_INDENT)
+    return shallowest if shallowest in (2, 4) else _INDENT
+
+
+def _code_names(
+    path: str, body: str, indent: int, scope: str, unit: int = _INDENT
+) -> list[ApiName]:
+    if indent == 0 or (indent == unit and scope == _BLOCK):
         found = _DEF.match(body) or _CLASS.match(body)
         if found and _public(found.group(1)):
             kind = FUNCTION if body.startswith(("def", "async")) else CLASS
             return [ApiName(kind, found.group(1), path)]
         return []
-    if indent != _INDENT or not scope or scope == _BLOCK:
+    if indent != unit or not scope or scope == _BLOCK:
         return []
     method = _DEF.match(body)
     if method:
@@ -260,6 +272,19 @@ def _exports(
     return names
 
 
+def _init_alone(path: str, python: Sequence[FileChange]) -> bool:
+    """Whether `path` is a package's `__init__.py` deleted while no other module of the
+    package goes: the package is still there to import from (a namespace package), so no
+    module is removed (what the file exported is read from its lines)."""
+    if not path.endswith(("/__init__.py", "/__init__.pyi")):
+        return False
+    package = path.rsplit("/", 1)[0] + "/"
+    return not any(
+        f.path != path and f.path.startswith(package) and f.patch and _deleted(f.patch)
+        for f in python
+    )
+
+
 def _deleted(patch: str) -> bool:
     """Whether the diff deletes the whole file (its one hunk ends at `+0,0`)."""
     header = _HUNK.match(patch.split("\n", 1)[0])
@@ -276,6 +301,9 @@ def read_diff(files: Sequence[FileChange], body: str = "", title: str = "") -> A
     Python files has a diff."""
     python = [f for f in files if f.path.endswith(_PYTHON) or (f.old_path or "").endswith(_PYTHON)]
     with_patch = [f for f in python if f.patch]
+    public = [f for f in python if _public_file(f.path) or _public_file(f.old_path or "")]
+    if public and not any(f.patch for f in public):
+        return read_body(body)  # the library's diffs are cut off: what the PR says it removes
     if not with_patch:
         if any(f.patch for f in files):  # diffs, none of a Python file's: no public name
             return ApiChanges(read_from="diff", complete=not python and not _other_code(files))
@@ -293,7 +321,8 @@ def read_diff(files: Sequence[FileChange], body: str = "", title: str = "") -> A
         if patch:
             seen.extend(_names_in_patch(change.path, patch))
         if _public_file(change.path) and patch and _deleted(patch):
-            removed_modules.append(ApiName(MODULE, module_path(change.path), change.path))
+            if not _init_alone(change.path, python):
+                removed_modules.append(ApiName(MODULE, module_path(change.path), change.path))
         elif _public_file(change.path) and change.path in created:
             added_modules.append(ApiName(MODULE, module_path(change.path), change.path))
         old = change.old_path
@@ -464,9 +493,14 @@ def _scope(name: str) -> str:
 _SAID_REMOVAL = re.compile(
     r"(?i)\b(?:remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|drop(?:s|ped|ping)?)\s+"
     r"(?:the\s+|support\s+for\s+)?(?:(?:deprecated|old|legacy)\s+)?"
-    r"(?P<names>(?:(?:`[-\w.:()]+`|--[A-Za-z][\w-]*(?:\.[\w-]+)*)(?:\s*(?:,|and|&)\s*)?)+)"
+    r"(?P<names>(?:(?:`[-\w.:()]+`|--[A-Za-z][\w-]*(?:\.[\w-]+)*|{camel})(?:\s*(?:,|and|&)\s*)?)+)".format(
+        camel=r"[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*){2,}\b"
+    )
 )
-_LISTED = re.compile(r"`([-\w.:]+)(?:\(\))?`|(--[A-Za-z][\w-]*(?:\.[\w-]+)*)")
+# a name in backticks, a flag, or a CamelCase name of three parts and more (`GemliteUIntXConfig`)
+_LISTED = re.compile(
+    r"`([-\w.:]+)(?:\(\))?`|(--[A-Za-z][\w-]*(?:\.[\w-]+)*)|\b([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*){2,})\b"
+)
 _NO_BREAK = re.compile(r"(?i)\b(?:unused|dead code|no longer used|test|tests|ci|private)\b")
 
 
@@ -480,10 +514,10 @@ def read_body(body: str) -> ApiChanges:
         if text[: found.start()].rstrip(" ").endswith("`"):
             continue  # "`RemoveNoopPass` removes `clone`": what a thing does, not the PR
         after = text[found.end() : found.end() + 40]
-        if _NO_BREAK.search(after.split(".")[0]):
-            continue
-        for code, flag in _LISTED.findall(found.group("names")):
-            name = flag or code
+        if _NO_BREAK.search(after.split(".")[0]) or re.match(r"\s*from\b", after):
+            continue  # "remove `X` from the pass manager": a use of X goes, X stays
+        for code, flag, camel in _LISTED.findall(found.group("names")):
+            name = flag or code or camel
             if _api_like(name) and _code_like(name):
                 removed.append(ApiName(_kind_of(name), name))
     renamed = [

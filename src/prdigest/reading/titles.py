@@ -46,10 +46,21 @@ _CLASSIFY_TAGS = re.compile(r"^(?:\s*\[[^\[\]]{1,60}\]\s*[:-]?)+\s*")
 _CONVENTIONAL = re.compile(r"^(?P<type>[A-Za-z]+)(?:\((?P<scope>[^()]{1,40})\))?(?P<bang>!)?:\s+")
 _PREFIX = re.compile(r"^(?P<name>[A-Za-z][\w./+#-]*(?: [\w./+#-]+){0,4}?)\s*(?::\s+| - )")
 _RELAND_TAGS = frozenset({"reland", "reland2", "reland 2", "re land", "reapply", "retake"})
+# numpy's and PEFT's bare upper-case types: `ENH Add support for Conv2d`, `FIX Bug when …`,
+# `DOC: Fix typos` (the word in capitals, then a word: `CI Move slow tests`, not `CIFAR`)
+_BARE_TYPE = re.compile(
+    r"^\s*(?P<type>ENH|FEAT|FIX|BUG|DOCS?|CI|TST|TEST|CHORE|MAINT|REF|PERF|STY|BLD|DEP|SEC|"
+    r"REL|BENCH)(?::|\s)\s*(?=[A-Za-z`\"'])"
+)
+_BARE_TYPES = {"enh": "enh", "feat": "feat", "fix": "fix", "bug": "fix", "doc": "docs",
+               "docs": "docs", "ci": "ci", "tst": "test", "test": "test", "chore": "chore",
+               "maint": "chore", "ref": "refactor", "perf": "perf", "sty": "style",
+               "bld": "build", "dep": "deps", "sec": "security", "rel": "chore",
+               "bench": "test"}  # fmt: skip
 
 CONVENTIONAL_TYPES = frozenset(
     "feat feature fix bugfix perf docs doc test tests ci chore refactor build style revert "
-    "deps security".split()
+    "deps security enh".split()
 )
 
 
@@ -103,6 +114,10 @@ def parse_title(title: str) -> TitleInfo:
         scope = normalize_tag(match.group("scope")) if match.group("scope") else None
         breaking = bool(match.group("bang"))
         text = text[match.end() :]
+    bare = _BARE_TYPE.match(text) if conventional_type is None else None
+    if bare is not None:
+        conventional_type = _BARE_TYPES[bare.group("type").lower()]
+        text = text[bare.end() :]
     body = text.strip()
     if conventional_type is None:
         match = _PREFIX.match(text)
@@ -166,6 +181,10 @@ def _peel(text: str, keep: _Display) -> tuple[str, list[str]]:
         match = _LEADING_PART.match(text)
         if match:
             tags.append(match.group(1).strip())
+            text = text[match.end() :]
+        match = _BARE_TYPE.match(text)
+        if match and len(text[match.end() :].split()) >= 2:
+            tags.append(match.group("type"))
             text = text[match.end() :]
         match = _DASH.match(text)
         if match and len(text[match.end() :].split()) >= (2 if _name(match[1]) else 3):

@@ -1,10 +1,13 @@
-"""Backwards Incompatible changes in PyTorch's form: a paragraph per change saying what
-was removed or renamed (the public names, from the diff) and how to migrate, in the PR's
-own words, with its before/after code where its body gives some. Nothing is invented:
-where the PR states no migration, the entry says what went and the worksheet asks a human
-for the migration (`MIGRATION_NOTE`).
+"""Backwards Incompatible changes in PyTorch's form, from each PR's brief: what was
+removed or renamed (its `surface`: the public names users import, configure or call,
+read from the diff), how to migrate in the PR's own words (`migration`), and a
+before/after block where the body gives one, or where the diff renames names (the old
+names before, the new ones after). A break that removes no name (a changed default, a
+raised minimum version) says what the PR announced. Nothing is invented: where the PR
+states no migration, the worksheet asks a human for one (`MIGRATION_NOTE`).
 
-Worked out from the PRs at render time, so a drafted and an applied worksheet read alike.
+Worked out from the PRs and their briefs at render time, so a drafted and an applied
+worksheet read alike.
 """
 
 from __future__ import annotations
@@ -12,14 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..analyze.announcements import BREAKING, Announcement, WindowNames, announce
-from ..kinds import BC_BREAKING
+from ..analyze.announcements import WindowNames, deleted_library
+from ..analyze.brief_types import Brief
+from ..analyze.pr_reading import MAX_SURFACE
 from ..models import PullRequest
-from .judgment import deleted_library
 from .release_context import BreakingDetails, CodeBlock, Renamed
 
 MIGRATION_NOTE = "breaking: the PR states no migration; write one before publishing"
-SHOWN = 6  # names a paragraph lists before "and N more"
+SHOWN = 6  # names a paragraph lists before "and more"
 _FENCE = re.compile(r"```[\w+-]*\n(?P<code>.*?)\n```", re.S)
 _BEFORE = re.compile(r"(?i)\b(?:before|old|previously|used to)\b")
 _AFTER = re.compile(r"(?i)\b(?:after|new|now|instead|migrat\w*|replace\w*)\b")
@@ -30,47 +33,69 @@ def window_of(prs: Sequence[PullRequest]) -> WindowNames:
     return WindowNames(list(prs))
 
 
-def details(members: Sequence[PullRequest], window: WindowNames) -> BreakingDetails:
+def details(members: Sequence[PullRequest], briefs: Sequence[Brief]) -> BreakingDetails:
     """What the entry's paragraph says: `removed`, `renamed` (old, new), `hint`, `code`
-    ((label, text) blocks from a body) — each empty when nothing states it."""
+    ((label, text) blocks) and `why` — each empty when nothing states it."""
     removed: list[str] = []
     renamed: list[tuple[str, str]] = []
     hint = ""
     code: list[tuple[str, str]] = []
-    deleted: list[str] = []
     why = ""
+    more = False
+    for brief in briefs:
+        surface = brief.surface
+        removed += [n for n in surface.removed if n not in removed]
+        renamed += [pair for pair in surface.renamed if pair not in renamed]
+        more = more or len(surface.removed) >= MAX_SURFACE
+        hint = hint or brief.migration
+        why = why or _told(brief.kind_evidence.why)
+    deleted: list[str] = []
     for pr in members:
-        said = _said(pr, window)
-        if said is None:
-            deleted += [p for p in deleted_library(pr) if p not in deleted]
-            continue
-        why = why or said.why
-        removed += [n for n in said.removed if n not in removed]
-        renamed += [pair for pair in said.renamed if pair not in renamed]
-        hint = hint or said.hint
         code = code or before_after(pr.body)
+        deleted += [p for p in deleted_library(pr) if p not in deleted]
+    if not code and renamed:
+        code = _renamed_block(renamed[:SHOWN])
+    extra = max(0, len(removed) - SHOWN)
     return BreakingDetails(
         removed=tuple(f"`{n}`" for n in removed[:SHOWN]),
-        removed_more=max(0, len(removed) - SHOWN),
+        removed_more=extra,
         renamed=tuple(Renamed(old, new) for old, new in renamed[:SHOWN]),
         hint=hint,
         code=tuple(CodeBlock(lab, text) for lab, text in code),
-        deleted=tuple(f"`{p}`" for p in deleted[:SHOWN]) if not removed and not renamed else (),
-        deleted_more=max(0, len(deleted) - SHOWN) if not removed and not renamed else 0,
+        # a removal whose diff shows no names: the files it deletes from, never guesses
+        deleted=tuple(f"`{p}`" for p in deleted[:SHOWN]) if not (removed or renamed) else (),
+        deleted_more=max(0, len(deleted) - SHOWN) if not (removed or renamed) else 0,
         why=why if not (removed or renamed) else "",
+        more=more and not extra,
     )
 
 
-def _said(pr: PullRequest, window: WindowNames) -> Announcement | None:
-    if pr.number is None:
-        return None
-    found = announce(pr, BC_BREAKING, False, window)
-    return found if found is not None and found.kind == BREAKING else None
+# the reading's evidence that says nothing a reader needs (the hint says it, or nothing)
+_UNTOLD = (
+    "says it is BC-breaking",
+    "its release note says users must change",
+    "title (",
+    "labelled",
+    "its news fragment",
+)
 
 
-def states_migration(members: Sequence[PullRequest], window: WindowNames) -> bool:
-    facts = details(members, window)
+def _told(why: str) -> str:
+    """The evidence as the paragraph's "The PR …" sentence, or ""."""
+    return "" if why.startswith(_UNTOLD) else why
+
+
+def states_migration(members: Sequence[PullRequest], briefs: Sequence[Brief]) -> bool:
+    facts = details(members, briefs)
     return bool(facts.hint or facts.renamed or facts.code)
+
+
+def _renamed_block(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The diff's renames as a before/after block: what users wrote, what they write now."""
+    return [
+        ("Before", "\n".join(old for old, _ in pairs)),
+        ("After", "\n".join(n for _, n in pairs)),
+    ]
 
 
 def before_after(body: str) -> list[tuple[str, str]]:
@@ -91,3 +116,42 @@ def before_after(body: str) -> list[tuple[str, str]]:
             return []
         out.append((label, "\n".join(lines)))
     return out
+
+
+_SAYS_GONE = re.compile(
+    r"(?i)\b(?:remov|delet|drop|renam|replac|deprecat|mov|migrat|kill|phas|retir|rework|"
+    r"chang|switch|no longer)\w*"
+)
+_CLAUSE = re.compile(r"\s*(?:[,;]|\band\b|\bwhile\b|\bvia\b)\s*")
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def breaking_heading(text: str, briefs: Sequence[Brief]) -> str:
+    """The entry's heading: its sentence, unless a clause of it names a name the PR takes
+    away without saying so ("… and integrate via `comm.use_torchcomms` config", where the
+    diff removes `--comm.use_torchcomms`): then what the diff shows it renames or removes."""
+    gone = [n for b in briefs for n in b.surface.removed] + [
+        old for b in briefs for old, _ in b.surface.renamed
+    ]
+    keys = {_name_key(n) for n in gone}
+    for clause in _CLAUSE.split(text):
+        named = [_name_key(n) for n in _CODE.findall(clause)]
+        if any(k in keys for k in named) and not _SAYS_GONE.search(clause):
+            return _from_surface(briefs) or text
+    return text
+
+
+def _name_key(name: str) -> str:
+    return name.strip().lstrip("-").replace("-", "_").lower()
+
+
+def _from_surface(briefs: Sequence[Brief]) -> str:
+    renamed = [pair for b in briefs for pair in b.surface.renamed][:2]
+    removed = [n for b in briefs for n in b.surface.removed][:3]
+    parts = []
+    if renamed:
+        parts.append("renamed " + ", ".join(f"`{old}` to `{new}`" for old, new in renamed))
+    if removed:
+        parts.append("removed " + ", ".join(f"`{n}`" for n in removed))
+    text = " and ".join(parts)
+    return text[:1].upper() + text[1:]

@@ -4,22 +4,26 @@ from one) → context → Markdown → report. The store is the pipeline's (pipe
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..analyze.announcements import WindowNames
+from ..analyze.brief_types import Brief
+from ..analyze.range_briefs import range_briefs
 from ..kinds import BC_BREAKING
-from ..models import Classification, PullRequest, Report
+from ..models import BriefText, Classification, PullRequest, Report
+from ..reading.spelling import Spelling
 from ..timeutil import Window, now
 from .breaking import MIGRATION_NOTE, states_migration, window_of
-from .judgment import Judged, judge
+from .filing import filed
 from .notes_markdown import render_markdown
 from .notes_plan import build_context, draft_rows, resolve_rows
 from .refs import RefRange
 from .release_context import ReleaseContext
 from .reverted_in_range import find_reverts, label
+from .styles import style_named
+from .unreleased import unreleased
 from .worksheet import WorksheetRow, merge_rows, read_worksheet, with_full_shas, write_worksheet
 
 Classifier = Callable[[Sequence[PullRequest]], list[Classification]]
@@ -34,6 +38,7 @@ class ReleaseNotesResult:
     worksheet: Path | None = None
     notes: list[str] = field(default_factory=list)
     report_id: int | None = None  # as stored
+    made_texts: dict[str, BriefText] = field(default_factory=dict)  # briefs' words to store
 
     def summary(self) -> str:
         c = self.context.counts
@@ -60,27 +65,39 @@ def compose_notes(
     worksheet: Path | None = None,
     apply: Path | None = None,
     short_links: bool = False,
+    spelling: Spelling | None = None,
+    stored_texts: Mapping[str, BriefText] | None = None,
+    style: str = "pytorch",
 ) -> ReleaseNotesResult:
-    """The release notes of the range's PRs (oldest first): drafted from their judgment
-    (`classify`; `ambiguous`: the abbreviated shas that name several commits), merged into
-    or applied from a worksheet, planned and rendered. The caller stores the report."""
+    """The release notes of the range's PRs (oldest first), each filed and told by its
+    brief (`classify` gives the areas and the classifier's kind the brief weighs;
+    `ambiguous`: the abbreviated shas that name several commits; `spelling`: how the
+    repository's titles write names; `stored_texts`: briefs' words already made, by
+    content key), merged into or applied from a worksheet, planned and rendered in
+    `style` (`pytorch` or `changelog`). The caller stores the report and the words made."""
     if (window is None) == (refs is None):
         raise ValueError("give exactly one of window and refs")
+    notes_style = style_named(style)
     names = window_of(prs)  # the public names each PR adds, read once for every reading
     by_sha = {pr.sha: pr for pr in prs if pr.sha}
     shas = list(by_sha)
     rows_added = 0
+    decided = classify(prs)
+    spelling = spelling or Spelling.learned(pr.title for pr in prs)
+    pairs = list(zip(prs, decided, strict=True))
+    briefs, made = range_briefs(pairs, spelling, ambiguous, stored_texts, names)
     if apply is not None:
         where = str(apply)
         rows = with_full_shas(read_worksheet(apply), shas, by_sha, where)
     else:
-        judged = judge(prs, classify(prs), names)
+        kinds = filed(prs, decided, briefs)
         drafted = draft_rows(
             prs,
-            judged.decided,
+            kinds,
             find_reverts(prs, ambiguous),
-            judged.unreleased,
-            _notes(prs, judged, names),
+            unreleased(prs, names),
+            _notes(prs, kinds, briefs),
+            briefs,
         )
         where = str(worksheet) if worksheet else "the drafted worksheet"
         rows = drafted
@@ -97,7 +114,16 @@ def compose_notes(
         f"{repo} release notes ({range_info['from']}..{range_info['to']})"  # as docs name ranges
     )
     context = build_context(
-        repo, title, range_info, rows, decisions, by_sha, shas, short_links=short_links, names=names
+        repo,
+        title,
+        range_info,
+        rows,
+        decisions,
+        by_sha,
+        shas,
+        short_links=short_links,
+        briefs=briefs,
+        style=notes_style,
     )
     if apply is None and worksheet is not None:
         rows = _mark_highlights(rows, context)
@@ -115,7 +141,12 @@ def compose_notes(
         created_at=now(),
     )
     return ReleaseNotesResult(
-        report, context, list(rows), rows_added, worksheet if apply is None else None
+        report,
+        context,
+        list(rows),
+        rows_added,
+        worksheet if apply is None else None,
+        made_texts=made,
     )
 
 
@@ -159,12 +190,15 @@ def _mark_highlights(rows: list[WorksheetRow], context: ReleaseContext) -> list[
     ]
 
 
-def _notes(prs: Sequence[PullRequest], judged: Judged, window: WindowNames) -> dict[str, str]:
+def _notes(
+    prs: Sequence[PullRequest], kinds: Sequence[Classification], briefs: Mapping[str, Brief]
+) -> dict[str, str]:
     """What a human must look at in the worksheet: a breaking change whose PR states no
     migration (the notes never invent one)."""
     out = {}
-    for pr, c in zip(prs, judged.decided, strict=True):
-        if c.kind == BC_BREAKING and not states_migration([pr], window):
+    for pr, c in zip(prs, kinds, strict=True):
+        brief = briefs.get(pr.sha or "")
+        if c.kind == BC_BREAKING and not states_migration([pr], [brief] if brief else []):
             out[pr.sha or ""] = MIGRATION_NOTE
     return out
 

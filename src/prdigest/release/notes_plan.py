@@ -10,9 +10,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..analyze.announcements import WindowNames
+from ..analyze.brief_types import Brief
 from ..analyze.families import family_of
-from ..analyze.notability import standalone_score
 from ..classify.rule_tables import normalize_kind, normalize_name
 from ..errors import ConfigError
 from ..kinds import (
@@ -27,7 +26,8 @@ from ..kinds import (
 )
 from ..models import Classification, PullRequest
 from ..reading.file_roles import FileRole, file_role
-from .breaking import details, window_of
+from .breaking import breaking_heading, details
+from .entry_text import entry_sentence
 from .release_context import (
     BreakingDetails,
     Entry,
@@ -45,6 +45,7 @@ from .repeated_changes import group_breaking, told_together
 from .reverted_in_range import RevertOutcome, label
 from .sentences import to_sentence, whole_title
 from .series import draft_leads, range_stacks, series_parts, series_phrase
+from .styles import NotesStyle, style_named
 from .worksheet import WorksheetRow, accepters, files_cell
 
 # PyTorch's module order in its release notes (2.6); other modules follow by size.
@@ -88,23 +89,25 @@ def draft_rows(
     reverts: RevertOutcome,
     unreleased: dict[str, str] | None = None,
     notes: dict[str, str] | None = None,
+    briefs: Mapping[str, Brief] | None = None,
 ) -> list[WorksheetRow]:
-    """One row per PR, oldest first, with the machine's category, topic, sentence,
-    merges (relands, series, duplicates) and reasons for rows out of the notes.
-    `unreleased`: sha → why a change added and removed inside the range stays out;
-    `notes`: sha → what a human should look at (the worksheet's `note`)."""
+    """One row per PR, oldest first, with the machine's category, topic, sentence (from
+    its brief, `entry_text`), merges (relands, series, duplicates) and reasons for rows
+    out of the notes. `unreleased`: sha → why a change added and removed inside the range
+    stays out; `notes`: sha → what a human should look at (the worksheet's `note`)."""
+    briefs = briefs or {}
     reasons: dict[str, str] = {}
     relands: list[str] = []
     for pr, c in zip(prs, decided, strict=True):
         sha = pr.sha or ""
         # a revert's reason first, then a change that came and went inside the range
         gone = "" if sha in reverts.out else (unreleased or {}).get(sha, "")
-        reasons[sha] = gone or _reason(pr, c, reverts)
+        reasons[sha] = gone or _reason(pr, c, reverts, briefs.get(sha))
         merge = reverts.merge_into.get(sha, "")
         # The original is out (not user-facing, a direct push): judge the reland alone.
         relands.append("" if reasons.get(merge) else merge)
     sentences = [
-        _as_filed(to_sentence(whole_title(pr.title, pr.body), pr.number), c.kind)
+        _as_filed(entry_sentence(briefs.get(pr.sha or ""), pr), c.kind)
         for pr, c in zip(prs, decided, strict=True)
     ]
     # Rows in the notes and not relands join their series (or duplicates) in area and kind.
@@ -144,11 +147,13 @@ def _as_filed(sentence: str, kind: str) -> str:
     return sentence
 
 
-def _reason(pr: PullRequest, c: Classification, reverts: RevertOutcome) -> str:
+def _reason(pr: PullRequest, c: Classification, reverts: RevertOutcome, brief: Brief | None) -> str:
     if pr.sha in reverts.out:
         return reverts.out[pr.sha or ""]
     if pr.number is None:
         return "direct push (no PR)"
+    if brief is not None and brief.release:
+        return f"version {brief.release}: the release itself, not a change"
     if c.kind == NOT_USER_FACING:
         return f"not user-facing ({c.kind_rule})" if c.kind_rule else "not user-facing"
     return ""
@@ -256,11 +261,15 @@ def build_context(
     range_shas: Sequence[str],
     *,
     short_links: bool,
-    names: WindowNames | None = None,
+    briefs: Mapping[str, Brief] | None = None,
+    style: NotesStyle | None = None,
 ) -> ReleaseContext:
     """The context the template renders (and the report stores, `as_dict`), typed and
-    frozen once built. `names`: the public names the range's PRs add (read here when not
-    given)."""
+    frozen once built. `briefs`: each PR's brief by commit (the breaking changes'
+    paragraphs and the Highlights are told from them); `style`: the convention whose
+    sections the entries go to (PyTorch's when not given)."""
+    briefs = briefs or {}
+    style = style or style_named("pytorch")
     row_of = {row.commit_hash: row for row in rows}
     kind_of = {decision.sha: decision.kind for decision in decisions}
     bullets: dict[str, _Draft] = {}
@@ -292,13 +301,19 @@ def build_context(
         if len(draft.shas) > 1 and draft.kind != BC_BREAKING:
             draft.text = told_together([row_of[s].title.strip() or draft.text for s in draft.shas])
     _name_series([bullets[sha] for sha in order], prs, range_shas)
-    window = names if names is not None else window_of([prs[sha] for sha in range_shas])
     for sha in order:
         if bullets[sha].kind == BC_BREAKING:
-            bullets[sha].details = details([prs[s] for s in bullets[sha].shas], window)
+            shas = bullets[sha].shas
+            told = [briefs[s] for s in shas if s in briefs]
+            bullets[sha].details = details([prs[s] for s in shas], told)
+            bullets[sha].text = breaking_heading(bullets[sha].text, told)
     sections = []
-    for kind, heading in SECTIONS:
-        in_kind = [bullets[sha] for sha in order if bullets[sha].kind == kind]
+    for kind, heading in style.sections:
+        in_kind = [
+            bullets[sha]
+            for sha in order
+            if style.section_of(bullets[sha].kind or "", bullets[sha].text) == kind
+        ]
         if not in_kind:
             continue
         modules: dict[str, list[_Draft]] = {}
@@ -316,7 +331,7 @@ def build_context(
                 kind, heading, tuple(ordered), tuple(group_modules(ordered)), tuple(entries)
             )
         )
-    highlights = _highlights([bullets[sha] for sha in order], prs)
+    highlights = _highlights([bullets[sha] for sha in order], prs, briefs)
     out = [d for d in decisions if d.lead is None]
     reasons: dict[str, int] = {}
     for decision in out:
@@ -429,24 +444,29 @@ def group_modules(modules: list[Module]) -> list[Group]:
 _TAKES_AWAY = frozenset({"Removed", "Deleted", "Dropped", "Deprecated", "Reverted"})
 
 
-def _highlights(bullets: list[_Draft], prs: dict[str, PullRequest]) -> list[Highlight]:
-    """The release's headline changes by the digest's notability (a breaking change or a
-    deprecation its PR announces, a stated result, size, kind), then the number of PRs a
-    bullet gathers; each with its stage (`Prototype` when its library code is a
-    prototype's or an experiment's, else `Core`) and the phrase the paragraph names it by."""
+def _highlights(
+    bullets: list[_Draft], prs: dict[str, PullRequest], briefs: Mapping[str, Brief]
+) -> list[Highlight]:
+    """What the release brings its users, from the top briefs: new features, speed-ups and
+    improvements of several PRs or that announce something, whose briefs reach users,
+    ranked by the briefs' notability (`Brief.score`: stated results, new capability,
+    announcements, library code, kind) and the number of PRs a bullet gathers; each with
+    its stage (`Prototype` when its library code is a prototype's or an experiment's, else
+    `Core`) and the phrase the paragraph names it by."""
     scored = []
     for position, bullet in enumerate(bullets):
-        best, announced = max(
-            (standalone_score(prs[sha], bullet.kind or "") for sha in bullet.shas),
-            key=lambda found: found[0],
-        )
+        told = [briefs[sha] for sha in bullet.shas if sha in briefs]
+        if not told or not any(b.user_facing for b in told):
+            continue
+        best = max(b.score for b in told)
+        announced = any(b.announced for b in told)
         # features, as PyTorch's table lists them; breaking changes and deprecations
         # have their own sections, which the paragraph points to
         candidate = bullet.kind in _HIGHLIGHT_KINDS or (
-            bullet.kind == IMPROVEMENTS and (len(bullet.links) > 1 or announced is not None)
+            bullet.kind == IMPROVEMENTS and (len(bullet.links) > 1 or announced)
         )
         # what went is no feature to headline ("Removed rope fusion option, …")
-        candidate = candidate and bullet.text.split(" ", 1)[0] not in _TAKES_AWAY
+        candidate = candidate and _opening_verb(bullet.text) not in _TAKES_AWAY
         if candidate:
             score = best + math.log(len(bullet.links))
             scored.append((-round(score, 6), position, bullet))
@@ -465,6 +485,10 @@ def _highlights(bullets: list[_Draft], prs: dict[str, PullRequest]) -> list[High
         )
         for _, _, b in sorted(scored, key=lambda row: row[:2])[:HIGHLIGHTS]
     ]
+
+
+def _opening_verb(sentence: str) -> str:
+    return sentence.split(" ", 1)[0].capitalize()
 
 
 def _headline(highlights: list[Highlight], sections: list[NotesSection]) -> Headline:
@@ -537,6 +561,7 @@ def _reason_group(reason: str) -> str:
         ("direct push", "direct pushes"),
         ("merged into", "merged into a row out of the notes"),
         ("added #", "added and removed in range"),
+        ("version ", "releases"),
     ):
         if text.startswith(prefix):
             return group

@@ -42,6 +42,7 @@ class BreakingDetails:
     deleted: tuple[str, ...]
     deleted_more: int
     why: str
+    more: bool = False  # more names went than the brief keeps: "and more"
 
 
 @dataclass(frozen=True, slots=True)
