@@ -189,9 +189,10 @@ def test_bare_upper_case_types(title: str, kind: str | None, text: str) -> None:
 
 def _brief(what: str, kind: str, why: str = "", figures: tuple[str, ...] = ()) -> Brief:
     return Brief(
-        number=7, subject="", what=what, why=why, writer="deterministic@3", kind=kind,
-        kind_evidence=KindJudgment(kind, Evidence.TITLE, "title"), component="", user_facing=True,
-        announced=AnnouncementKind.NOTHING, migration="", surface=Surface(), status=Status.LANDED,
+        number=7, author="a", subject="", what=what, why=why, why_from="", writer="deterministic@3",
+        kind=kind, kind_evidence=KindJudgment(kind, Evidence.TITLE, "title"), component="",
+        user_facing=True, chore=False, announced=AnnouncementKind.NOTHING, migration="",
+        surface=Surface(), status=Status.LANDED,
         status_of=None, release="", series="", figures=figures, score=0.0,
     )  # fmt: skip
 

@@ -303,6 +303,8 @@ def _weighed(
                 _retold(found, BREAKING, "removes what its deprecation warned of"), changes
             )
         return _with(found, changes)
+    if found is not None and found.why == "raises a minimum version":
+        return _raised_floor(text, pr) or found  # the diff says from what to what
     if found is not None:
         return _with(found, changes)
     if strong:
@@ -321,16 +323,24 @@ def _weighed(
     return _unnamed_break(changes, text, pr)
 
 
+def _raised_floor(text: str, pr: PullRequest) -> Announcement | None:
+    """A minimum version the diff raises, with what it was and is, and what to do."""
+    raised = raised_minimums(pr.files)
+    if not raised:
+        return None
+    first = raised[0]
+    why = f"raises the minimum `{first.name}` from {first.before} to {first.after}"
+    hint = migration_hint(pr.body) or f"Upgrade `{first.name}` to {first.after} or later."
+    return Announcement(BREAKING, why, sentence(text), "", hint)
+
+
 def _unnamed_break(changes: ApiChanges, text: str, pr: PullRequest) -> Announcement | None:
     """A break the public names do not show: a raised minimum version (the diff), a
     removal of library code whose diff cannot be read whole (a title that removes, a large
     deletion), a body that says the PR is BC-breaking."""
-    raised = raised_minimums(pr.files)
-    if raised:
-        first = raised[0]
-        why = f"raises the minimum `{first.name}` from {first.before} to {first.after}"
-        hint = migration_hint(pr.body) or f"Upgrade `{first.name}` to {first.after} or later."
-        return Announcement(BREAKING, why, sentence(text), "", hint)
+    raised = _raised_floor(text, pr)
+    if raised is not None:
+        return raised
     if not changes.complete and deleted_library(pr):
         return _made(BREAKING, "deletes public library code", text, pr, changes=changes)
     if _body_says_breaking(pr.body):
