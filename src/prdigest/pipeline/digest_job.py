@@ -308,7 +308,8 @@ def _write(
     if settings is not None:
         from ..store.llm_cache import StoredReplies
 
-        texts = llm.pr_texts(loaded.merged)
-        written = llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
+        written = llm.write_with_fallback(
+            context, loaded.merged, store, StoredReplies(store), settings, reporter
+        )
         return written.markdown, written.writer, written.warnings, written.notes, written.facts
     return write_digest(context), "deterministic", [], [], {}
