@@ -34,6 +34,8 @@ _NUMBER = re.compile(
     r"(?<![\w.])[~≈]?\d+(?:[.,]\d+)*(?:\s?(?:%|x|×|ms|us|ns|s|sec|seconds|min|minutes|h|"
     r"hours|[KMGT]i?B|k|M|B)\b|\s?%)?",
 )
+# a number with its unit (`37x`, `15%`, `2.5GB`, `264s`): a figure, checked as one
+_FIGURE_TOKEN = re.compile(r"(?i)~?\d+(?:[.,]\d+)*(?:x|%|ms|us|ns|s|min|h|[kmgt]i?b|k|m|b)?")
 _SIZE = re.compile(r"(?i)\b\d[\d,]*\s+(?:lines?|files?|loc)\b")
 _MARKUP = re.compile(r"https?://|www\.|\]\(|<[a-zA-Z/!]|^\s*[#>*-]\s|\|\s*-|\*\*|__")
 _NUMBERED_REF = re.compile(r"(?<![\w&])#\d+|\b(?:PR|issue)\s*#?\d+", re.IGNORECASE)
@@ -62,7 +64,8 @@ _GENERIC = frozenset(
     ensured avoid avoids avoided keep keeps kept let lets instead rather so because since
     without within between all any only just well very much first same like what how why
     there here able one two three existing current correctly properly option options
-    users user people developers code""".split()
+    users user people developers code issue issues problem problems case cases certain
+    specific possible additional various""".split()
 )
 # words that claim an effect: a sentence may say them only when its PR does (by stem)
 _EFFECTS = (
@@ -113,9 +116,11 @@ def _squash(text: str) -> str:
 
 
 def _stem(word: str) -> str:
-    """A word's stem for matching, its first six letters at most ("optimizes" and
-    "optimization" share `optimi`)."""
-    for ending in ("ations", "ation", "ings", "ing", "ies", "ed", "es", "s", "ly"):
+    """A word's stem for matching, its first six letters at most ("shapes" and "shape",
+    "optimizes" and "optimization" match)."""
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 4:
+        word = word[:-1]
+    for ending in ("ation", "ing", "ie", "ed", "ly", "e"):
         if word.endswith(ending) and len(word) - len(ending) >= 4:
             word = word[: -len(ending)]
             break
@@ -141,19 +146,28 @@ def check_sentence(sentence: str, evidence: Evidence) -> str:
     if _SIZE.search(text):
         return "gives a size as a reason"
     for name in names_in(text):
-        if not evidence.names(name):
+        if not evidence.names(name) and not _joined_names_found(name, evidence):
             return f"names {name!r}, which the PR does not"
     for figure in figures_in(text):
         if not figure_in_text(figure, evidence.lower):
             return f"gives {figure!r}, which the PR does not state"
     content = content_words(text)
     for word in content:
-        if word.startswith(_EFFECTS) and not evidence.uses(word):
+        effect = next((e for e in _EFFECTS if word.startswith(e)), "")
+        if effect and effect not in evidence.lower:  # "faster" needs a "fast…" of the PR
             return f"claims {word!r}, which the PR does not say"
     unsupported = [w for w in content if not evidence.uses(w)]
     if len(unsupported) > int(len(content) * UNSUPPORTED_SHARE):
         return "words the PR does not use: " + ", ".join(repr(w) for w in unsupported[:4])
     return ""
+
+
+def _joined_names_found(name: str, evidence: Evidence) -> bool:
+    """`v2-style`, `Qwen3-based`: a name joined to plain words, found as the name (the
+    words are checked with the sentence's words)."""
+    parts = [p for p in name.split("-") if p]
+    names = [p for p in parts if _is_name(p, False)]
+    return len(parts) > 1 and bool(names) and all(evidence.names(p) for p in names)
 
 
 def figures_in(text: str) -> list[str]:
@@ -162,7 +176,7 @@ def figures_in(text: str) -> list[str]:
     found = []
     for match in _NUMBER.finditer(prose):
         end = match.end()
-        if end < len(prose) and (prose[end].isalpha() or prose[end] == "_"):
+        if end < len(prose) and (prose[end].isalnum() or prose[end] in "_-"):
             continue  # `int8`, `v2` and `3D` are names, checked as names
         found.append(match.group(0).strip())
     return found
@@ -174,7 +188,7 @@ def names_in(text: str) -> list[str]:
     prose = _CODE_SPAN.sub(" , ", text)
     for match in _TOKEN.finditer(prose):
         token = match.group(0).rstrip(".:/-")
-        if not token or token.isdigit():
+        if not token or _FIGURE_TOKEN.fullmatch(token):
             continue
         at_start = bool(_SENTENCE_START.search(prose[: match.start()]))
         if "-" in token and not _is_name(token, at_start):
