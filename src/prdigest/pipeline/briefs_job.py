@@ -75,6 +75,7 @@ def make_briefs(
     run, notes = llm.model_briefs(
         context, loaded.merged, numbers, store, StoredReplies(store), settings, reporter, usage
     )
+    usage.seconds = time.monotonic() - started
     texts = run.texts.values()
     if run.gave_up and not run.stored and not any(t.what_from == "model" for t in texts):
         raise SourceError(

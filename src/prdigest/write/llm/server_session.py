@@ -59,9 +59,10 @@ class ServerSession:
             self.profile,
         )
         if not self.known:  # its context and slots, before the first request
-            said = client.probe()
-            self.profile.context, self.profile.context_source = said.context, said.source
-            self.profile.slots = said.slots
+            said = client.probe()  # what it does not say, an earlier run may have learned
+            if said.context:
+                self.profile.context, self.profile.context_source = said.context, said.source
+            self.profile.slots = said.slots or self.profile.slots
         return client
 
     def budget(self) -> int:

@@ -204,12 +204,22 @@ def _warnings(run: BriefRun, facts: Mapping[str, object]) -> list[str]:
     return warnings
 
 
+_CATEGORIES = {"names": "a name not in its PR", "gives": "a figure not in its PR",
+               "claims": "a claim not in its PR", "words": "words not in its PR"}  # fmt: skip
+
+
+def _category(reason: str) -> str:
+    """A reason without its particulars: "names 'Foo', which …" → a name not in its PR."""
+    first = reason.split(" ", 1)[0]
+    return _CATEGORIES.get(first, reason.split(" (")[0])
+
+
 def _verification(run: BriefRun, shown: Sequence[int]) -> str:
     reasons: Counter[str] = Counter()
     for number in shown:
         text = run.texts.get(number)
         for part in text.replaced.split("; ") if text and text.replaced else ():
-            reasons[part.split(": ", 1)[-1].split(" '")[0].split(" (")[0]] += 1
+            reasons[_category(part.split(": ", 1)[-1])] += 1
     total = sum(reasons.values())
     said = ", ".join(f"{n} {why}" for why, n in reasons.most_common())
     checked = sum(1 for n in shown if n in run.texts)
