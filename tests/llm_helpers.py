@@ -151,6 +151,7 @@ _BARE_CITATION = re.compile(r"(?<![\w\[#])PR#(\d+)\b")
 # what prdigest counts itself (a new component's "; 10 files"), not a figure a PR states
 _COUNTED = re.compile(
     r"\b\d[\d,]*\s+(?:more\s+)?(?:files?|PRs?|new director(?:y|ies)|direct push(?:es)?)\b"
+    r"|\bfrom \d[\d,]* the week before"
 )
 
 
