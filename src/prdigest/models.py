@@ -126,7 +126,7 @@ class Report:
 class CachedReply:
     """An LLM reply as cached: the writer keys and reads it, the store keeps it."""
 
-    key: str  # sha256 of the request and the server (`write.llm.cache.request_key`)
+    key: str  # sha256 of what is kept and the server (`write.llm.cache.profile_key`)
     model: str
     content: str
     prompt_tokens: int

@@ -14,15 +14,15 @@ never reads the store itself.
     refusals        what error answers mean (context size, format, retry)
     probe           the server's context, read before the first request
     profile         what is learned about a server and model, kept for the next run
-    replies         the JSON in a reply
-    cache           request keys and the `ReplyCache` protocol the store implements
+    replies         the JSON object in a reply
+    cache           where a server's profile is kept: the `ReplyCache` protocol
     llm_settings    flags, environment and `[llm]` resolved
     usage           requests, tokens, failures and time, for the closing summary
     tokens          the offline token estimator
 """
 
 from .brief_runner import BriefTexts
-from .cache import ReplyCache, request_key
+from .cache import ReplyCache
 from .llm_settings import LLMSettings, resolve_settings, settings_for
 from .usage import Usage
 from .writer import Written, model_briefs, shown_numbers, write_with_fallback
@@ -34,7 +34,6 @@ __all__ = [
     "Usage",
     "Written",
     "model_briefs",
-    "request_key",
     "resolve_settings",
     "settings_for",
     "shown_numbers",
