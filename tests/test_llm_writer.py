@@ -374,3 +374,18 @@ def test_cli_llm_digest_falls_back_when_the_server_is_down(tmp_path, executorch_
     assert down.exit_code == 0, down.output
     assert down.stdout.startswith("# Analysis of Pull Requests for pytorch/executorch")
     assert "Warning: the LLM writer failed" in down.stderr and "cannot connect" in down.stderr
+
+
+def test_the_json_of_an_llm_digest_holds_the_models_briefs(store, context: DigestContext) -> None:
+    from prdigest import pipeline
+
+    with FakeLLMServer(_rewording) as server:
+        result = pipeline.digest(
+            store, REPO, iso_week_window(WEEK), Config(), writer="llm",
+            llm_options={**OPTIONS, "llm_base_url": server.url},
+        )  # fmt: skip
+    dumped = result.context.as_dict()
+    lead = str(llm.shown_numbers(deterministic_digest(context))[0])
+    assert dumped["briefs"][lead]["writer"].startswith("model:fake@")
+    assert dumped["briefs"][lead]["what"].startswith("Also, ")
+    assert dumped["llm"]["briefs"]["by_model"] >= 1 and dumped["plan"] == context.as_dict()["plan"]

@@ -16,7 +16,7 @@ from .llm_settings import MIN_CONTEXT, LLMSettings
 from .profile import ServerProfile, load_profile, save_profile
 
 CONTEXT_MARGIN = 0.9  # of a server's context: our token estimate is not its tokenizer
-DATA_TOKENS = 480  # a PR's description and diff as a request shows them, at most
+DATA_TOKENS = 360  # a PR's description and diff as a request shows them, at most
 PROMPT_TOKENS = 420  # the instructions, title, files and draft around them, about
 MIN_DATA_TOKENS = 80
 

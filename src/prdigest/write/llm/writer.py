@@ -50,6 +50,7 @@ class Written:
     warnings: list[str]
     notes: list[str]
     facts: dict[str, object] = field(default_factory=dict)  # JSON: `--format json`
+    context: DigestContext | None = None  # what it was written from: the model's briefs
 
 
 def write_with_fallback(
@@ -75,7 +76,8 @@ def write_with_fallback(
         usage.seconds = time.monotonic() - started
         if run.gave_up and not any(t.what_from == "model" for t in run.texts.values()):
             raise LLMError(f"the LLM server gave up: {run.gave_up}", "check the server")
-        digest, facts = _compose(context, run, shown, model)
+        worded_context = with_words(context, run)
+        digest, facts = _compose(worded_context, run, shown, model)
     except (LLMError, TemplateError) as exc:
         usage.seconds = time.monotonic() - started
         if settings.strict:
@@ -97,7 +99,12 @@ def write_with_fallback(
     facts["usage"] = usage.facts()
     verification = _verification(run, shown)
     return Written(
-        to_markdown(digest), "llm", warnings, [usage.summary(model), verification], facts
+        to_markdown(digest),
+        "llm",
+        warnings,
+        [usage.summary(model), verification],
+        facts,
+        worded_context,
     )
 
 
@@ -144,14 +151,20 @@ def _landing(pr: PullRequest) -> str:
     return pr.merged_at.isoformat() if pr.merged_at else ""
 
 
-def _compose(
-    context: DigestContext, run: BriefRun, shown: Sequence[int], model: str
-) -> tuple[Digest, dict[str, object]]:
-    """The deterministic composer's digest with the model's words, and what it did."""
+def with_words(context: DigestContext, run: BriefRun) -> DigestContext:
+    """The context with the model's words in its briefs; its plan and facts unchanged."""
     briefs = dict(context.briefs)
     for number, text in run.texts.items():
         briefs[number] = worded(briefs[number], text, context.prs[number].claims)
-    digest = deterministic_digest(replace(context, briefs=briefs))
+    return replace(context, briefs=briefs)
+
+
+def _compose(
+    context: DigestContext, run: BriefRun, shown: Sequence[int], model: str
+) -> tuple[Digest, dict[str, object]]:
+    """The deterministic composer's digest of the context with the model's words, and what
+    the run did."""
+    digest = deterministic_digest(context)
     by_model = [n for n in shown if run.texts.get(n, _NONE).what_from == "model"]
     ai = len(by_model) * 2 > len(shown)
     title = f"AI {digest.title}" if ai else digest.title
