@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from fakes.llm_server import (
     LLAMA_CPP_PYTHON_JSON_SCHEMA_500,
     FakeLLMServer,
+    Overlap,
     Reply,
     context_limit,
     parse_prompt,
@@ -182,7 +183,8 @@ PROPS_2048 = {"default_generation_settings": {"n_ctx": 2048}, "total_slots": 1}
 def test_the_servers_context_is_read_before_the_first_request(
     store, context, route, answer, source
 ):
-    with FakeLLMServer() as server:
+    overlap = Overlap(seconds=0.02)
+    with FakeLLMServer(overlap) as server:
         server.routes[route] = (200, answer)
         server.rules.append(context_limit(2048 if "131072" not in str(answer) else 4096))
         markdown, writer, warnings, _ = write(store, context, server, llm_concurrency=2)
@@ -194,7 +196,7 @@ def test_the_servers_context_is_read_before_the_first_request(
         for body, tokens in zip(server.requests, server.prompt_tokens, strict=True)
     )
     if route == "GET /props":  # one slot: never two requests at once
-        assert server.max_in_flight == 1
+        assert overlap.most == 1
     assert_truthful(markdown, store, context)
 
 
@@ -277,13 +279,12 @@ def test_the_timeout_is_a_flag_and_a_config_key(tmp_path):
 
 def test_a_server_that_answers_a_second_request_empty_is_asked_one_at_a_time(store, context):
     """llama-cpp-python's server, asked twice at once, streams the second answer empty."""
-    with FakeLLMServer() as server:
-        server.delay = 0.1
-        server.rules.append(lambda body: Reply(content="") if server.in_flight else None)
+    model = Overlap(seconds=0.1, empty_when_busy=True)
+    with FakeLLMServer(model) as server:
         markdown, writer, warnings, notes = write(store, context, server, llm_concurrency=2)
-        server.max_in_flight = 0
+        model.most = 0
         write(store, context, server, llm_concurrency=2, llm_refresh=True)
     assert writer == "llm" and "failed" not in " ".join(warnings)
     assert "the server answered empty while busy; asking one at a time" in warnings
-    assert server.max_in_flight == 1  # the next run knows
+    assert model.most == 1  # the next run knows
     assert_truthful(markdown, store, context)

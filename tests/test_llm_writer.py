@@ -13,7 +13,15 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from fakes.llm_server import FakeLLMServer, Prompt, Reply, answer, good_responder, parse_prompt
+from fakes.llm_server import (
+    FakeLLMServer,
+    Overlap,
+    Prompt,
+    Reply,
+    answer,
+    good_responder,
+    parse_prompt,
+)
 from llm_helpers import (
     INJECTED,
     REPO,
@@ -48,6 +56,8 @@ def _markdown_shape(markdown: str) -> list[str]:
 
 def _rewording(prompt: Prompt) -> str:
     """A model that says the draft in words of its own: still the PR's words."""
+    if prompt.is_takeaway:
+        return good_responder(prompt)
     what = prompt.draft_what.rstrip(".")
     return answer(f"Also, {what[:1].lower()}{what[1:]}", prompt.draft_why)
 
@@ -63,7 +73,8 @@ def test_the_model_writes_the_briefs_and_the_plan_is_the_deterministic_digests(
     # selection, grouping, counts and citations are the deterministic digest's
     assert _markdown_shape(markdown) == _markdown_shape(deterministic)
     shown = llm.shown_numbers(deterministic_digest(context))
-    assert server.count == len([n for n in shown if context.briefs[n].status != "revert"])
+    briefs = [n for n in shown if context.briefs[n].status != "revert"]
+    assert server.count == len(briefs) + 1  # and Key Takeaways' opening sentence
     assert_truthful(markdown, store, context)
     assert "verification" in notes[1]
 
@@ -246,19 +257,17 @@ def test_an_answer_that_is_not_the_json_asked_for_is_asked_again_warmer_then_kep
 def test_briefs_are_asked_in_parallel_never_beyond_the_servers_slots(
     store, context: DigestContext
 ) -> None:
-    with FakeLLMServer(_rewording) as server:
-        server.delay = 0.05
+    wide = Overlap(_rewording)
+    with FakeLLMServer(wide) as server:
         write(store, context, server, llm_concurrency=3)
-        wide = server.max_in_flight
-    with FakeLLMServer(_rewording) as server:
-        server.delay = 0.05
+    narrow = Overlap(_rewording)
+    with FakeLLMServer(narrow) as server:
         server.routes["GET /props"] = (
             200,
             {"default_generation_settings": {"n_ctx": 4096}, "total_slots": 1},
         )
         write(store, context, server, llm_concurrency=3, llm_refresh=True)
-        narrow = server.max_in_flight
-    assert wide == 3 and narrow == 1
+    assert wide.most == 3 and narrow.most == 1
 
 
 def test_a_context_refusal_asks_once_more_with_half_the_pr(store, context: DigestContext) -> None:
@@ -272,7 +281,7 @@ def test_a_context_refusal_asks_once_more_with_half_the_pr(store, context: Diges
         )  # fmt: skip
     refused = [t for t in server.prompt_tokens if t > 700]
     assert written.writer == "llm" and refused
-    assert len(server.requests) <= 2 * len(refused) + written.facts["briefs"]["shown"]  # type: ignore[index]
+    assert len(server.requests) <= 2 * len(refused) + written.facts["briefs"]["shown"] + 1  # type: ignore[index]
 
 
 def test_strict_fails_on_a_replaced_sentence(store, context: DigestContext) -> None:
@@ -312,7 +321,8 @@ def test_prompt_templates_can_be_overridden_and_key_the_stored_briefs(
             store, context, {**OPTIONS, "llm_base_url": server.url}, Recorder(),
             load_config(str(config_file)),
         )  # fmt: skip
-    house = server.requests[builtin:]
+    house = [b for b in server.requests[builtin:] if not parse_prompt(b).is_takeaway]
+    builtin -= sum(parse_prompt(b).is_takeaway for b in server.requests[:builtin])
     assert house and all(
         b["messages"][0]["content"] == "HOUSE PROMPT for pytorch/executorch. JSON only."
         for b in house
@@ -350,7 +360,7 @@ def test_cli_briefs_ahead_then_a_digest_that_asks_nothing(tmp_path, executorch_j
     )
     assert asked >= 80 and server.count == asked  # every PR once, then never again
     assert digest.stdout.startswith("# AI Analysis of Pull Requests") and "Also, " in digest.stdout
-    assert f"{asked} stored before, 0 written now" in again.stderr
+    assert re.search(r"\d+ PRs, (\d+) stored before, 0 written now", again.stderr)
 
 
 def test_cli_briefs_against_a_dead_server_fails_in_one_line(tmp_path, executorch_jsonl) -> None:
@@ -389,3 +399,30 @@ def test_the_json_of_an_llm_digest_holds_the_models_briefs(store, context: Diges
     assert dumped["briefs"][lead]["writer"].startswith("model:fake@")
     assert dumped["briefs"][lead]["what"].startswith("Also, ")
     assert dumped["llm"]["briefs"]["by_model"] >= 1 and dumped["plan"] == context.as_dict()["plan"]
+
+
+def test_the_model_opens_key_takeaways_with_a_verified_sentence(
+    store, context: DigestContext
+) -> None:
+    lead = context.briefs[context.plan.lead[0]]  # type: ignore[union-attr]
+    with FakeLLMServer(_rewording) as server:
+        written = write_full(store, context, {**OPTIONS, "llm_base_url": server.url}, Recorder())
+    paragraph = written.markdown.split("### Key Takeaways\n", 1)[1].split("\n", 1)[0]
+    opening = lead.what.split(". ")[0].rstrip(".")
+    assert paragraph.startswith(f"Also, {opening[:1].lower()}"[:12]) and "Main changes" in paragraph
+    assert written.facts["takeaway_by_model"] is True
+
+    def boastful(prompt: Prompt) -> str:
+        if prompt.is_takeaway:
+            return json.dumps({"sentence": "A landmark week made everything 10x faster"})
+        return _rewording(prompt)
+
+    with FakeLLMServer(boastful) as server:
+        again = write_full(
+            store, context, {**OPTIONS, "llm_base_url": server.url, "llm_refresh": True},
+            Recorder(),
+        )  # fmt: skip
+    assert "10x" not in again.markdown and again.facts["takeaway_by_model"] is False
+    assert "gives '10x'" in str(again.facts["takeaway_replaced"])
+    said = again.markdown.split("### Key Takeaways\n", 1)[1]
+    assert said.startswith("Main changes this week:")

@@ -85,6 +85,17 @@ class Prompt:
     draft_what: str
     draft_why: str
 
+    @property
+    def is_takeaway(self) -> bool:
+        """The request for Key Takeaways' opening sentence (its data: the leading briefs)."""
+        return "DIGEST_DATA_BEGIN" in self.user
+
+    @property
+    def leads(self) -> list[str]:
+        """The leading briefs a takeaway request shows, one a line."""
+        block = self.user.split("DIGEST_DATA_BEGIN\n", 1)[-1].split("DIGEST_DATA_END", 1)[0]
+        return [line[2:] for line in block.splitlines() if line.startswith("- ")]
+
 
 Responder = Callable[[Prompt], str]
 Rule = Callable[[dict[str, Any]], "Reply | None"]
@@ -114,9 +125,43 @@ def parse_prompt(body: dict[str, Any]) -> Prompt:
 
 def good_responder(prompt: Prompt) -> str:
     """A careful model: the draft's sentences, nothing added (a test that must tell the
-    model's words from prdigest's scripts its own responder)."""
+    model's words from prdigest's scripts its own responder); as the takeaway, the first
+    leading change's sentence."""
+    if prompt.is_takeaway:
+        first = prompt.leads[0].split(". ")[0].rstrip(".") if prompt.leads else ""
+        return json.dumps({"sentence": first})
     what = prompt.draft_what.rstrip(".")
     return json.dumps({"what": f"{what[:1].upper()}{what[1:]}", "why": prompt.draft_why})
+
+
+class Overlap:
+    """A responder that counts the answers being written at once (`most`): counted before
+    each is sent, so a client's next request never overlaps its finished one (the
+    server's `max_in_flight` counts a handler until it returns, a moment longer). With
+    `empty_when_busy`, an answer written while another is, is empty, as
+    llama-cpp-python's server streams it."""
+
+    def __init__(
+        self,
+        responder: Responder | None = None,
+        seconds: float = 0.05,
+        empty_when_busy: bool = False,
+    ) -> None:
+        self.responder = responder or good_responder
+        self.seconds = seconds
+        self.empty_when_busy = empty_when_busy
+        self.lock = threading.Lock()
+        self.now = self.most = 0
+
+    def __call__(self, prompt: Prompt) -> str:
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+            busy = self.now > 1
+        time.sleep(self.seconds)
+        with self.lock:
+            self.now -= 1
+        return "" if busy and self.empty_when_busy else self.responder(prompt)
 
 
 def answer(what: str, why: str = "") -> str:

@@ -29,7 +29,7 @@ class BriefsResult:
     failed: dict[int, str]  # requests that got no answer: asked again next time
     gave_up: str
     notes: list[str]
-    seconds: float
+    seconds: float  # the whole command's: reading the window, analysing it, the briefs
 
     def summary(self) -> str:
         text = (
@@ -39,7 +39,7 @@ class BriefsResult:
         )
         if self.failed:
             text += f"; {len(self.failed)} failed (asked again next time)"
-        return "; ".join([text, *self.notes, f"{self.seconds:.1f} s"])
+        return "; ".join([text, *self.notes])
 
 
 def make_briefs(

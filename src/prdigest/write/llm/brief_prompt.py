@@ -26,9 +26,9 @@ from ...kinds import LABELS
 from .pr_input import PRInput
 
 PROMPT_VERSION = 1  # a change of what is asked or checked takes a new number
-TEMPLATES = ("brief_system.j2", "brief_user.j2")
+TEMPLATES = ("brief_system.j2", "brief_user.j2", "takeaway_system.j2", "takeaway_user.j2")
 _BUILTIN = Path(__file__).parent / "prompts"
-_MARKER = re.compile(r"(PR|DIGEST)_DATA")
+_MARKER = re.compile(r"(PR|DIGEST)_DATA")  # what no printed value may write
 _PLAIN = r'[^"\\{}\[\]<>|\n]'
 # The answer: two bounded sentences (a server that follows schemas cannot run past them),
 # no JSON, HTML or table characters; `why` may be empty.
@@ -39,6 +39,12 @@ SCHEMA: dict[str, object] = {
         "why": {"type": "string", "pattern": rf"^(?:[A-Z`]{_PLAIN}{{10,220}})?$"},
     },
     "required": ["what", "why"],
+    "additionalProperties": False,
+}
+TAKEAWAY_SCHEMA: dict[str, object] = {
+    "type": "object",
+    "properties": {"sentence": {"type": "string", "pattern": rf"^[A-Z`]{_PLAIN}{{20,240}}$"}},
+    "required": ["sentence"],
     "additionalProperties": False,
 }
 ANSWER_TOKENS = 170  # room for both sentences at their longest, and the JSON around them
@@ -96,9 +102,10 @@ class BriefPrompts:
         self.version = f"{PROMPT_VERSION}.{self._fingerprint()}"
 
     def _fingerprint(self) -> str:
-        """The templates' and the schema's text, hashed: changed prompts ask anew."""
+        """The brief templates' and the schema's text, hashed: changed prompts ask anew
+        (the takeaway's request is keyed by its own text)."""
         digest = hashlib.sha256(json.dumps(SCHEMA, sort_keys=True).encode())
-        for name in TEMPLATES:
+        for name in TEMPLATES[:2]:
             try:
                 source, _, _ = self.env.loader.get_source(self.env, name)  # type: ignore[union-attr]
             except jinja2.TemplateNotFound:
@@ -120,12 +127,20 @@ class BriefPrompts:
             {"role": "user", "content": self._render(TEMPLATES[1], values)},
         ]
 
-    def params(self) -> dict[str, Any]:
+    def takeaway_messages(self, leads: list[Guide]) -> list[dict[str, str]]:
+        """The request for Key Takeaways' opening sentence, from the leading briefs."""
+        values = {"repo": self.repo, "leads": leads}
+        return [
+            {"role": "system", "content": self._render(TEMPLATES[2], values)},
+            {"role": "user", "content": self._render(TEMPLATES[3], values)},
+        ]
+
+    def params(self, schema: dict[str, object] = SCHEMA, name: str = "brief") -> dict[str, Any]:
         """What a request asks for; the client sends the schema on the server's rung."""
         return {
             "temperature": self.temperature,
             "max_tokens": ANSWER_TOKENS,
-            "json_schema": {"name": "brief", "schema": SCHEMA},
+            "json_schema": {"name": name, "schema": schema},
         }
 
     def _render(self, name: str, values: dict[str, Any]) -> str:

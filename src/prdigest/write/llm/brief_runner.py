@@ -74,6 +74,8 @@ class BriefRun:
     failed: dict[int, str] = field(default_factory=dict)  # requests that got no answer
     gave_up: str = ""  # why the rest was not asked: the server is unreachable or failing
     not_asked: int = 0
+    opening: str = ""  # Key Takeaways' opening sentence by the model, verified, or ""
+    opening_why_not: str = ""  # why there is none
 
 
 ClientFactory = Callable[[], LLMClient]

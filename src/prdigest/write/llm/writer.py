@@ -24,18 +24,22 @@ from ...analyze.brief_text import brief_text
 from ...analyze.brief_types import Status
 from ...analyze.briefs import worded
 from ...analyze.context_types import DigestContext
+from ...analyze.english import sentence_case
 from ...analyze.pr_reading import content_key
 from ...errors import LLMError, TemplateError
 from ...models import BriefText, PullRequest
 from ...reading import clean_title
+from ...render.markdown import inline
 from ...reporting import Reporter
 from ..deterministic import deterministic_digest, write_digest
 from ..digest_document import Digest, to_markdown
+from ..digest_verifier import check_digest, own_texts
 from .brief_prompt import BriefPrompts
 from .brief_runner import BriefRun, BriefTexts, Server, Wanted, run_briefs
 from .cache import ReplyCache
 from .llm_settings import LLMSettings
 from .server_session import ServerSession
+from .takeaway import Takeaway, opening_sentence
 from .usage import Usage
 
 
@@ -141,10 +145,41 @@ def model_briefs(
             wanted, prompts, settings.model or "", kept, server, usage, reporter,
             refresh=settings.refresh,
         )  # fmt: skip
+        if not run.gave_up:
+            _opening(context, run, landed, prompts, session, cache, usage)
     finally:
         notes = session.close()
         usage.failed.update(session.failed)
     return run, notes
+
+
+def _opening(
+    context: DigestContext,
+    run: BriefRun,
+    landed: Mapping[int, PullRequest],
+    prompts: BriefPrompts,
+    session: ServerSession,
+    cache: ReplyCache,
+    usage: Usage,
+) -> None:
+    """Key Takeaways' opening sentence, from the leading briefs in the model's words: kept
+    in the reply cache, else asked (a failure costs only the sentence)."""
+    plan = context.plan
+    if plan is None:
+        return
+    leads = [
+        worded(context.briefs[n], run.texts[n], context.prs[n].claims) if n in run.texts else b
+        for n in plan.lead
+        if (b := context.briefs.get(n)) is not None
+    ]
+    where = (session.settings.base_url or "", session.settings.model or "")
+    said = opening_sentence(leads, landed, prompts, None, cache, where, usage)
+    if said.why_not == "not asked":
+        try:
+            said = opening_sentence(leads, landed, prompts, session.client(), cache, where, usage)
+        except LLMError as exc:
+            said = Takeaway("", f"its request failed: {exc}")
+    run.opening, run.opening_why_not = said.sentence, said.why_not
 
 
 def _landing(pr: PullRequest) -> str:
@@ -168,6 +203,13 @@ def _compose(
     by_model = [n for n in shown if run.texts.get(n, _NONE).what_from == "model"]
     ai = len(by_model) * 2 > len(shown)
     title = f"AI {digest.title}" if ai else digest.title
+    if run.opening:  # the model's sentence opens the composer's paragraph
+        opened = f"{inline(sentence_case(run.opening))}. {digest.takeaways.text}"
+        digest = replace(digest, takeaways=replace(digest.takeaways, text=opened))
+        texts = {n: (*own, *context.briefs[n].figures) for n, own in own_texts(context.prs).items()}
+        problems = check_digest(digest, context.repo, context.prs, texts)
+        if problems:
+            raise TemplateError(f"the LLM digest failed its check: {problems[0]}", "report this")
     note = (
         f"<!-- {model} wrote the sentences of {len(by_model)} of the {len(shown)} PRs cited,"
         " each checked against its PR; the rest are prdigest's. -->"
@@ -186,6 +228,8 @@ def _compose(
             "not_asked": run.not_asked,
         },
         "replaced": replaced,
+        "takeaway_by_model": bool(run.opening),
+        "takeaway_replaced": run.opening_why_not,
         "ai_title": ai,
     }
     return digest, facts
