@@ -57,6 +57,8 @@ def test_a_sentence_its_pr_supports_passes(sentence: str) -> None:
         ("Lowers bitwise ops for Cortex-M", "names 'Cortex-M'"),
         ("Adds support for Qwen3 in the serializer", "names 'Qwen3'"),
         ("Adds support for GPT inputs", "names 'GPT'"),
+        ("Exports models with masks on Ethos-U55 via MobileNetv2", "names 'MobileNetv2'"),
+        ("Adds `Lower_Bitwise_Not` to the serializer", "names 'Lower_Bitwise_Not'"),
         ("Exports models for Graalpy users", "names 'Graalpy'"),
         ("Cuts export time by 150% on MobileNetV2", "gives '150%'"),
         ("Cuts export time by 20 seconds", "gives '20 seconds'"),

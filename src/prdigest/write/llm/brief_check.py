@@ -4,10 +4,11 @@ A sentence passes when
 - it is one plain sentence: no link, HTML, Markdown beyond code spans, code span left
   open, PR or issue number, prompt marker; it speaks of the change, not of "the PR";
 - every **name** it writes is in the PR's text (title, description, labels, paths, diff):
-  code in backticks, CamelCase, snake_case, dotted and path names, acronyms, names of
-  letters and digits (`Qwen3`, `FP16`), a capitalised word inside the sentence, and one
-  opening it that the PR never writes and that is not shaped like a verb. Case, plural
-  endings and separators are forgiven (`bitwise_not` is `bitwise-not`), spelling never;
+  code in backticks exactly as written there (a closing `()` aside); CamelCase (exactly),
+  snake_case, dotted and path names, acronyms, names of letters and digits (`Qwen3`,
+  `FP16`), a capitalised word inside the sentence, and one opening it that is not shaped
+  like a word. Case, plural endings and separators are otherwise forgiven (`bitwise_not`
+  is `bitwise-not`), spelling never;
 - every **number** it writes is stated by the PR (`figure_in_text`: `15%` is not `150%`),
   and it gives no size (lines, files) as a reason;
 - what it **claims** is the PR's: a word of effect (faster, memory, crash, security,
@@ -44,6 +45,7 @@ _META = re.compile(
 )
 _SECOND_SENTENCE = re.compile(r"(?<!\b[a-z]\.[a-z])(?<!\betc)[.!?]\s+[A-Z]")
 _ENDINGS = ("s", "ed", "ing", "es")
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")  # CamelCase, `DTensor` aside: spelled exactly
 MIN_WORDS, MAX_WORDS = 2, 45
 UNSUPPORTED_SHARE = 0.25  # of a sentence's plain content words, the PR may not use
 
@@ -80,6 +82,7 @@ _EFFECTS = (
 class Evidence:
     """A PR's text, ready for matching."""
 
+    text: str
     lower: str
     squashed: str
     words: frozenset[str]
@@ -89,10 +92,13 @@ class Evidence:
     def of(cls, text: str) -> Evidence:
         lower = text.lower()
         words = frozenset(_WORD.findall(lower))
-        return cls(lower, _squash(lower), words, frozenset(_stem(w) for w in words))
+        return cls(text, lower, _squash(lower), words, frozenset(_stem(w) for w in words))
 
     def names(self, name: str) -> bool:
-        """Whether the text writes `name` (case, plural endings and separators forgiven)."""
+        """Whether the text writes `name` (case, plural endings and separators forgiven;
+        a name with a capital inside a word, `ExecutorCh`, only as it is written)."""
+        if _INNER_CAPITAL.search(name) and " " not in name:
+            return any(form in self.text for form in {name, re.sub(r"(?:'s|es|s)$", "", name)})
         wanted = name.lower().strip(".:/+-()")
         for form in {wanted, re.sub(r"(?:'s|es|s)$", "", wanted)}:
             if not form:
@@ -145,6 +151,10 @@ def check_sentence(sentence: str, evidence: Evidence) -> str:
         return "more than one sentence"
     if _SIZE.search(text):
         return "gives a size as a reason"
+    for span in _CODE_SPAN.findall(text):
+        code = span.strip().removesuffix("()")
+        if code and code not in evidence.text:  # code is written as the code writes it
+            return f"names {span.strip()!r}, which the PR does not"
     for name in names_in(text):
         if not evidence.names(name) and not _joined_names_found(name, evidence):
             return f"names {name!r}, which the PR does not"
@@ -183,8 +193,8 @@ def figures_in(text: str) -> list[str]:
 
 
 def names_in(text: str) -> list[str]:
-    """The names a sentence relies on."""
-    names = [span.strip() for span in _CODE_SPAN.findall(text) if span.strip()]
+    """The names a sentence relies on outside its code spans (checked as code)."""
+    names: list[str] = []
     prose = _CODE_SPAN.sub(" , ", text)
     for match in _TOKEN.finditer(prose):
         token = match.group(0).rstrip(".:/-")
