@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config import Config
-from ..errors import ConfigError, SourceError
+from ..errors import ConfigError, LLMError, SourceError
 from ..reporting import Reporter, SilentReporter
 from ..store import Store
 from ..timeutil import Window
@@ -82,6 +82,13 @@ def make_briefs(
             f"no brief was written: {run.gave_up}",
             "check the LLM server (--llm-base-url) and run the command again",
         )
+    replaced = sum(len(t.replaced.split("; ")) for t in texts if t.replaced)
+    if settings.strict and (run.failed or replaced):
+        raise LLMError(
+            f"{len(run.failed)} requests failed and {replaced} sentences failed verification"
+            " (what was written is stored)",
+            "run without --strict to accept prdigest's words for them",
+        )
     return BriefsResult(
         repo=repo,
         window=window,
@@ -90,7 +97,7 @@ def make_briefs(
         stored=run.stored,
         asked=run.asked,
         by_model=sum(1 for t in texts if t.what_from == "model"),
-        replaced=sum(len(t.replaced.split("; ")) for t in texts if t.replaced),
+        replaced=replaced,
         failed=dict(run.failed),
         gave_up=run.gave_up,
         notes=[*notes, usage.summary(settings.model or "")],
