@@ -113,4 +113,15 @@ def test_a_failed_sentence_gives_way_to_the_deterministic_one_and_says_why() -> 
         fallback,
         "model:m@1",
     )
-    assert said_twice.why == "Masks export" and "why: says the what again" in said_twice.replaced
+    assert said_twice.why == "" and "why: says the what again" in said_twice.replaced
+
+
+def test_the_prs_own_reason_is_not_told_again_when_the_models_what_says_it() -> None:
+    shown = pr_input(PR, "k", 400)
+    fallback = BriefText("Adds FP16", "Models with masks export on Ethos-U55", "title", "reason")
+    text = verified_text(
+        {"what": "Lets models with masks export on Ethos-U55", "why": ""}, shown, fallback, "m"
+    )
+    assert (text.what_from, text.why, text.why_from) == ("model", "", "")
+    kept = verified_text({"what": "Adds FP16 support", "why": ""}, shown, fallback, "m")
+    assert (kept.why, kept.why_from) == ("Models with masks export on Ethos-U55", "reason")

@@ -40,9 +40,13 @@ def verified_text(
         if problem:
             replaced.append(f"why: {problem}")
             why = ""
-    why_from = "model" if why else fallback.why_from
-    # no reason the model could state: the PR's own, when the analysis read one
-    why = why or fallback.why
+    if why:
+        return BriefText(what, why, what_from, "model", writer, "; ".join(replaced))
+    # no reason the model could state: the PR's own, when the analysis read one and the
+    # model's what does not say it already (a model may make the PR's reason its what)
+    why, why_from = fallback.why, fallback.why_from
+    if why and _restates(why, what):
+        why, why_from = "", ""
     return BriefText(what, why, what_from, why_from, writer, "; ".join(replaced))
 
 
