@@ -43,6 +43,7 @@ EVIDENCE = Evidence.of(pr_input(PR, "k", 400).evidence)
         "Adds `lower_bitwise_not` to the Arm serializer",  # a name the diff writes
         "Supports bitwise-not for bool masks",  # separators forgiven
         "Exports models with masks",
+        "Lowered bool inputs export",  # "Lowers", "lowered": one word
     ],
 )
 def test_a_sentence_its_pr_supports_passes(sentence: str) -> None:

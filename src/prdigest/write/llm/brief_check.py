@@ -123,10 +123,10 @@ def _squash(text: str) -> str:
 
 def _stem(word: str) -> str:
     """A word's stem for matching, its first six letters at most ("shapes" and "shape",
-    "optimizes" and "optimization" match)."""
+    "optimizes" and "optimization", "unifies" and "unified" match)."""
     if word.endswith("s") and not word.endswith("ss") and len(word) > 4:
         word = word[:-1]
-    for ending in ("ation", "ing", "ie", "ed", "ly", "e"):
+    for ending in ("ation", "ing", "ied", "ie", "ed", "ly", "e"):
         if word.endswith(ending) and len(word) - len(ending) >= 4:
             word = word[: -len(ending)]
             break

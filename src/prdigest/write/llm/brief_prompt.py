@@ -43,7 +43,7 @@ SCHEMA: dict[str, object] = {
 }
 TAKEAWAY_SCHEMA: dict[str, object] = {
     "type": "object",
-    "properties": {"sentence": {"type": "string", "pattern": rf"^[A-Z`]{_PLAIN}{{20,240}}$"}},
+    "properties": {"sentence": {"type": "string", "pattern": rf"^[A-Z`]{_PLAIN}{{20,200}}$"}},
     "required": ["sentence"],
     "additionalProperties": False,
 }
