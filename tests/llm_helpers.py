@@ -5,18 +5,16 @@ every test through conftest.py's `pytest_plugins`."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import socket
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import SHARED_DATA
-from fakes.llm_server import FakeLLMServer, Prompt, good_responder
+from fakes.llm_server import FakeLLMServer
 from prdigest import pipeline
 from prdigest.analyze import DigestContext
 from prdigest.config import Config
@@ -26,8 +24,7 @@ from prdigest.store.llm_cache import StoredReplies
 from prdigest.timeutil import Window, iso_week_window, parse_datetime
 from prdigest.write import llm
 from prdigest.write.digest_verifier import figure_in_text
-from prdigest.write.llm.inputs import pr_texts
-from prdigest.write.llm.verify import extract_figures
+from prdigest.write.llm.brief_check import figures_in
 
 REPO = "pytorch/executorch"
 WEEK = "2026-W07"
@@ -100,9 +97,14 @@ def context(store: Store) -> DigestContext:
 
 
 def window_texts(store: Store, context: DigestContext) -> dict[int, str]:
+    """Each PR of the window: its title, description and diff."""
     window = iso_week_window(WEEK)
-    texts = pr_texts(store.merged_between(REPO, window.start, window.end))
-    return {int(n): f"{t.title}\n{t.raw_body}" for n, t in texts.items() if n in context.prs}
+    out: dict[int, str] = {}
+    for pr in store.merged_between(REPO, window.start, window.end):
+        if pr.number in context.prs:
+            diff = "\n".join(f.patch or "" for f in pr.files)
+            out[pr.number] = f"{out.get(pr.number, '')}\n{pr.title}\n{pr.body}\n{diff}"
+    return out
 
 
 def write(
@@ -140,8 +142,8 @@ def write_full(
     settings = llm.settings_for("llm", config or Config(), options)
     assert settings is not None
     window = window or iso_week_window(WEEK)
-    texts = pr_texts(store.merged_between(REPO, window.start, window.end))
-    return llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
+    prs = store.merged_between(REPO, window.start, window.end)
+    return llm.write_with_fallback(context, prs, store, StoredReplies(store), settings, reporter)
 
 
 _CITATION = re.compile(r"\[PR#(\d+)\]\((https?://[^)]+)\)")
@@ -149,6 +151,7 @@ _BARE_CITATION = re.compile(r"(?<![\w\[#])PR#(\d+)\b")
 # what prdigest counts itself (a new component's "; 10 files"), not a figure a PR states
 _COUNTED = re.compile(
     r"\b\d[\d,]*\s+(?:more\s+)?(?:files?|PRs?|new director(?:y|ies)|direct push(?:es)?)\b"
+    r"|\bfrom \d[\d,]* the week before"
 )
 
 
@@ -171,7 +174,7 @@ def audit_markdown(markdown: str, repo: str, texts: dict[int, str]) -> list[str]
             continue
         prose = _COUNTED.sub("", _BARE_CITATION.sub("", _CITATION.sub("", line)))
         cited = [texts[n] for n, _ in citations if n in texts]
-        for figure in extract_figures(prose):
+        for figure in figures_in(prose):
             if not any(figure_in_text(figure, text) for text in cited):
                 problems.append(f"line {line_number}: {figure!r} is in none of the PRs cited there")
     return problems
@@ -182,16 +185,6 @@ def assert_truthful(markdown: str, store: Store, context: DigestContext) -> None
     assert audit_markdown(markdown, REPO, texts) == []
     cited = {int(n) for n in re.findall(r"\[PR#(\d+)\]", markdown)}
     assert cited <= set(texts), cited - set(texts)
-
-
-def areas_only(responder: Callable[[Prompt], str]) -> Callable[[Prompt], str]:
-    """A scripted answer for area requests; the takeaway request gets a good answer."""
-    return lambda prompt: good_responder(prompt) if prompt.is_takeaway else responder(prompt)
-
-
-def themes_for(prompt: Prompt, themes: list[dict[str, Any]]) -> str:
-    good = json.loads(good_responder(prompt))["themes"]
-    return json.dumps({"themes": themes + good})
 
 
 def free_port() -> int:

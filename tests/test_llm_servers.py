@@ -1,7 +1,8 @@
 """The LLM writer against what real servers do (issue 14), scripted on the fake server with
 the real servers' verbatim answers: the llama-cpp-python 500 for `json_schema`, the
 context refusals of llama-server, llama-cpp-python, vLLM and OpenAI, where each server
-says its context, answers cut off by `max_tokens`, looping answers, slow CPU servers."""
+says its context, looping answers, slow CPU servers, a server that answers a second
+request empty. Each request asks for one PR's brief (issue 32)."""
 
 from __future__ import annotations
 
@@ -14,25 +15,20 @@ from click.testing import CliRunner
 from fakes.llm_server import (
     LLAMA_CPP_PYTHON_JSON_SCHEMA_500,
     FakeLLMServer,
+    Overlap,
     Reply,
     context_limit,
     parse_prompt,
     refuse_format,
     response_format_of,
 )
-from llm_helpers import REPO, Recorder, assert_truthful, write, write_full
-from prdigest import pipeline
+from llm_helpers import assert_truthful, write
 from prdigest.cli import main
 from prdigest.config import Config
-from prdigest.timeutil import window_between
 from prdigest.write import llm
+from prdigest.write.deterministic import deterministic_digest
 from prdigest.write.llm.profile import ServerProfile
 from prdigest.write.llm.refusals import classify
-
-
-def bodies_of(server: FakeLLMServer) -> list[dict[str, Any]]:
-    return [b for b in server.requests if not parse_prompt(b).is_takeaway]
-
 
 # -- 1. the response_format ladder -----------------------------------------------------
 
@@ -155,33 +151,6 @@ def test_every_servers_context_refusal_is_read_with_its_size(server_name):
     assert (refusal.kind, refusal.context, refusal.asked) == ("context", size, asked)
 
 
-MONTH = window_between("2026-01-26", "2026-02-26")  # 510 PRs: requests of 3,000+ tokens
-
-
-@pytest.mark.parametrize("style", ["llama-server", "llama-cpp-python", "vllm", "openai"])
-def test_a_context_refusal_replans_within_the_size_the_server_gives(store, style):
-    """Issue 14, failure 2: llama-server's refusal fell back to the deterministic writer
-    with the hint "check --llm-model"."""
-    month = pipeline.build_digest_context(store, REPO, MONTH, Config())
-    options = {"llm_base_url": "", "llm_model": "fake", "llm_backoff": 0, "llm_concurrency": 1}
-    with FakeLLMServer() as server:
-        server.rules.append(context_limit(2048, style))
-        written = write_full(
-            store, month, {**options, "llm_base_url": server.url}, Recorder(), window=MONTH
-        )
-    assert written.writer == "llm", written.warnings
-    assert any(
-        "its context is 2,048 tokens); re-planned within 1,843 tokens" in w
-        for w in written.warnings
-    )
-    assert not any("check --llm-model" in w for w in written.warnings)
-    sizes = [
-        tokens + (body["max_tokens"] if style != "llama-server" else 0)
-        for body, tokens in zip(server.requests, server.prompt_tokens, strict=True)
-    ]
-    assert sum(s > 2048 for s in sizes) == 1  # one refusal, then everything fits
-
-
 PROPS_2048 = {"default_generation_settings": {"n_ctx": 2048}, "total_slots": 1}
 
 
@@ -211,20 +180,23 @@ PROPS_2048 = {"default_generation_settings": {"n_ctx": 2048}, "total_slots": 1}
         ),
     ],
 )
-def test_the_servers_context_is_read_before_planning(store, context, route, answer, source):
-    with FakeLLMServer() as server:
+def test_the_servers_context_is_read_before_the_first_request(
+    store, context, route, answer, source
+):
+    overlap = Overlap(seconds=0.02)
+    with FakeLLMServer(overlap) as server:
         server.routes[route] = (200, answer)
         server.rules.append(context_limit(2048 if "131072" not in str(answer) else 4096))
         markdown, writer, warnings, _ = write(store, context, server, llm_concurrency=2)
     budget = 1843 if "131072" not in str(answer) else 3686
     assert writer == "llm"
-    assert any(f"planned within {budget:,} tokens" in w and source in w for w in warnings)
+    assert any(f"requests kept within {budget:,} tokens" in w and source in w for w in warnings)
     assert all(
         tokens + body["max_tokens"] <= budget
         for body, tokens in zip(server.requests, server.prompt_tokens, strict=True)
     )
     if route == "GET /props":  # one slot: never two requests at once
-        assert server.max_in_flight == 1
+        assert overlap.most == 1
     assert_truthful(markdown, store, context)
 
 
@@ -235,98 +207,51 @@ def test_a_fully_cached_run_asks_the_server_nothing_not_even_its_context(store, 
         asked, probed = server.count, len(server.gets)
         again, _, _, notes = write(store, context, server)
     assert probed >= 1 and server.count == asked and len(server.gets) == probed
-    assert again == first and ", 0 from cache" not in notes[0]
+    assert again == first and re.search(r"0 requests, [1-9]\d* briefs? from the store", notes[0])
 
 
-# -- 3. cut-off answers, loops, slow servers -------------------------------------------
-
-CUT = '{\n  "themes": [\n    {\n      "name": "Arm passes",\n      "summary": "Formats Arm'
+# -- 3. loops, slow servers, unusable answers --------------------------------------
 
 
-def test_a_cut_off_answer_is_split_and_never_asked_again_as_it_was(store, context):
-    def cut_when_large(body: dict[str, Any]) -> Reply | None:
-        prompt = parse_prompt(body)
-        shown = sum(len(items) for items in prompt.areas.values())
-        return Reply(content=CUT, finish_reason="length") if shown > 6 else None
+def _lead_title(context) -> str:  # type: ignore[no-untyped-def]
+    return context.prs[llm.shown_numbers(deterministic_digest(context))[0]].title
+
+
+def test_a_looping_answer_is_cut_early_counted_and_not_asked_again(store, context):
+    loop = '{"what": "' + "the PRs that change the data, " * 3000
+    title = _lead_title(context)
+
+    def loop_on_lead(body: dict[str, Any]) -> Reply | None:
+        return Reply(content=loop, chunk_delay=0.002) if parse_prompt(body).title == title else None
 
     with FakeLLMServer() as server:
-        server.rules.append(cut_when_large)
+        server.rules.append(loop_on_lead)
         markdown, writer, _, notes = write(store, context, server, llm_concurrency=1)
-        sent = [str(b["messages"]) for b in server.requests]
-        second = server.count
+        asked = server.count
         write(store, context, server)
-    assert writer == "llm"
-    assert len(sent) == len(set(sent))  # no request was sent twice
-    assert "cut off" in notes[0]
-    seen = {
-        n for b in server.requests for items in parse_prompt(b).areas.values() for n, _ in items
-    }
-    assert seen == set(context.prs)  # the halves still show every PR
-    assert server.count == second  # the halves' answers are cached under the whole request
-    assert_truthful(markdown, store, context)
-
-
-def test_the_whole_themes_of_a_cut_off_answer_are_kept(store, context):
-    whole = (
-        '{"themes": [{"name": "Arm passes", "summary": "Format Arm passes (group 3).", '
-        '"prs": [17331, 17332]}, {"name": "FP16", "summary": "Add FP16 sup'
-    )
-
-    def cut_arm(body: dict[str, Any]) -> Reply | None:
-        return (
-            Reply(content=whole, finish_reason="length")
-            if "Backends: Arm" in parse_prompt(body).areas
-            else None
-        )
-
-    with FakeLLMServer() as server:
-        server.rules.append(cut_arm)
-        markdown, _, _, _ = write(store, context, server, llm_concurrency=1)
-    assert "**Arm passes:** Formats Arm passes (group 3)" in markdown
-    assert sum("Backends: Arm" in parse_prompt(b).areas for b in server.requests) == 1
-
-
-def test_a_looping_answer_is_cut_early_and_counted(store, context):
-    loop = '{"themes": [{"name": "Arm", "summary": "' + "the PRs that change the data, " * 3000
-
-    def loop_on_arm(body: dict[str, Any]) -> Reply | None:
-        areas = parse_prompt(body).areas
-        if "Backends: Arm" in areas and len(areas["Backends: Arm"]) > 10:
-            return Reply(content=loop, chunk_delay=0.002)
-        return None
-
-    with FakeLLMServer() as server:
-        server.rules.append(loop_on_arm)
-        markdown, writer, _, notes = write(store, context, server, llm_concurrency=1)
     # the whole loop would stream for ~23 s; the client hangs up after a few hundred characters
     assert server.hung_up >= 1
     assert "1 looped" in notes[0]
     assert writer == "llm" and "the PRs that change the data" not in markdown
+    assert server.count == asked  # the model would loop again: kept with prdigest's words
     assert_truthful(markdown, store, context)
 
 
 def test_a_slow_but_steady_answer_is_not_cut_by_the_timeout(store, context):
     """A CPU server writes a few tokens a second: the wait that counts is the silence."""
+    title = _lead_title(context)
+    slow = '{"what": "Makes the runtime and its docs agree", "why": ""}'
     with FakeLLMServer() as server:
         server.rules.append(
             lambda body: (
-                Reply(content=_good_arm_answer(), chunk_delay=0.05)
-                if "Backends: Arm" in parse_prompt(body).areas
-                else None
+                Reply(content=slow, chunk_delay=0.05) if parse_prompt(body).title == title else None
             )
         )
         markdown, writer, warnings, notes = write(
             store, context, server, llm_timeout=0.5, llm_max_retries=0, llm_concurrency=1
         )
     assert writer == "llm" and "timed out" not in notes[0], warnings
-    assert "**Arm passes:**" in markdown
-
-
-def _good_arm_answer() -> str:
-    return (
-        '{"themes": [{"name": "Arm passes", "summary": "Format Arm passes in groups, with '
-        'docformatter applied to the next set of passes.", "prs": [17331, 17332, 17363, 17364]}]}'
-    )
+    assert server.hung_up == 0
 
 
 def test_timeouts_follow_the_measured_speed():
@@ -352,50 +277,14 @@ def test_the_timeout_is_a_flag_and_a_config_key(tmp_path):
     assert "--llm-timeout SECONDS" in result.output
 
 
-def test_an_unusable_answer_is_asked_again_warmer_never_as_it_was(store, context):
-    with FakeLLMServer() as server:
-        server.queue.append(Reply(content="Sure! Here are the themes you asked for."))
-        _, writer, _, _ = write(store, context, server, llm_concurrency=1)
-    first, second = server.requests[:2]
-    assert first["messages"] == second["messages"]
-    assert second["temperature"] > first["temperature"]
-    assert writer == "llm"
-
-
-def test_a_request_that_never_answers_as_asked_is_named_in_the_warning(store, context):
-    def never_for_arm(body: dict[str, Any]) -> Reply | None:
-        return (
-            Reply(content="I cannot do that.")
-            if "Backends: Arm" in parse_prompt(body).areas
-            else None
-        )
-
-    with FakeLLMServer() as server:
-        server.rules.append(never_for_arm)
-        markdown, writer, warnings, _ = write(store, context, server)
-        again, _, again_warnings, _ = write(store, context, server)
-    assert writer == "llm"
-    assert (
-        "the request for Backends: Arm: no usable JSON; its areas have prdigest's own themes"
-        in warnings
-    )
-    assert again == markdown  # the model would answer the same: its failure is cached, and told
-    assert (
-        "the request for Backends: Arm: no usable JSON (cached); its areas have prdigest's own "
-        "themes" in again_warnings
-    )
-    assert re.search(r"### 1\. Backends: Arm\n.*\n\n_Themes from prdigest's analysis", markdown)
-
-
 def test_a_server_that_answers_a_second_request_empty_is_asked_one_at_a_time(store, context):
     """llama-cpp-python's server, asked twice at once, streams the second answer empty."""
-    with FakeLLMServer() as server:
-        server.delay = 0.1
-        server.rules.append(lambda body: Reply(content="") if server.in_flight else None)
+    model = Overlap(seconds=0.1, empty_when_busy=True)
+    with FakeLLMServer(model) as server:
         markdown, writer, warnings, notes = write(store, context, server, llm_concurrency=2)
-        server.max_in_flight = 0
+        model.most = 0
         write(store, context, server, llm_concurrency=2, llm_refresh=True)
     assert writer == "llm" and "failed" not in " ".join(warnings)
     assert "the server answered empty while busy; asking one at a time" in warnings
-    assert server.max_in_flight == 1  # the next run knows
+    assert model.most == 1  # the next run knows
     assert_truthful(markdown, store, context)

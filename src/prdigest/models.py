@@ -126,7 +126,7 @@ class Report:
 class CachedReply:
     """An LLM reply as cached: the writer keys and reads it, the store keeps it."""
 
-    key: str  # sha256 of the request and the server (`write.llm.cache.request_key`)
+    key: str  # sha256 of what is kept and the server (`write.llm.cache.profile_key`)
     model: str
     content: str
     prompt_tokens: int
@@ -138,10 +138,12 @@ class CachedReply:
 class BriefText:
     """The words of a PR's brief, as made once for its content and stored: `what` it does
     (a sentence without its closing stop, Markdown inline), `why` (its stated reason or
-    result, or ""), where each was read, and who wrote them."""
+    result, or ""), where each was read, who wrote them, and what of a model's words
+    verification replaced with the deterministic ones, and why."""
 
     what: str
     why: str = ""
     what_from: str = "title"  # users | summary | title | model
     why_from: str = ""  # result | motivation | reason | failure | model, or ""
     writer: str = "deterministic"  # `deterministic@N` or `model:<name>@<prompt version>`
+    replaced: str = ""  # "what: names `Foo`, which the PR does not; …", or ""

@@ -74,110 +74,98 @@ class Reply:
 
 @dataclass
 class Prompt:
-    """A request as the responder sees it: areas and PR lines parsed from the data block."""
+    """A brief request as the responder sees it: the PR's title, description and the
+    deterministic draft, parsed from the user message."""
 
     body: dict[str, Any]
     system: str
     user: str
-    areas: dict[str, list[tuple[int, str]]]  # area → [(number, data line)]
+    title: str
+    description: str
+    draft_what: str
+    draft_why: str
 
     @property
     def is_takeaway(self) -> bool:
+        """The request for Key Takeaways' opening sentence (its data: the leading briefs)."""
         return "DIGEST_DATA_BEGIN" in self.user
+
+    @property
+    def leads(self) -> list[str]:
+        """The leading briefs a takeaway request shows, one a line."""
+        block = self.user.split("DIGEST_DATA_BEGIN\n", 1)[-1].split("DIGEST_DATA_END", 1)[0]
+        return [line[2:] for line in block.splitlines() if line.startswith("- ")]
 
 
 Responder = Callable[[Prompt], str]
 Rule = Callable[[dict[str, Any]], "Reply | None"]
-_AREA = re.compile(r"^(?:PRs of the area (.+):|== area: (.+) \(\d+ of \d+ PRs\))$")
-_ITEM = re.compile(r"^#(\d+) ")
 
 
 def parse_prompt(body: dict[str, Any]) -> Prompt:
     messages = body.get("messages", [])
     system = next((m["content"] for m in messages if m.get("role") == "system"), "")
     user = next((m["content"] for m in messages if m.get("role") == "user"), "")
-    areas: dict[str, list[tuple[int, str]]] = {}
-    current = None
-    for line in user.splitlines():
-        match = _AREA.match(line)
-        if match:
-            current = match.group(1) or match.group(2)
-            areas.setdefault(current, [])
-            continue
-        item = _ITEM.match(line)
-        if item and current is not None:
-            areas[current].append((int(item.group(1)), line))
-    return Prompt(body, system, user, areas)
-
-
-def title_of(line: str) -> str:
-    """The title on a data line: `#17331 Format Arm passes (group 3) | …`."""
-    return re.sub(r"^#\d+ ", "", line).split(" | ")[0].strip()
-
-
-_OPENING = {"add", "adds", "fix", "enable", "use", "support", "introduce", "make", "improve"}
-_JOINING = {"for", "to", "of", "in", "on", "the", "a", "and", "with", "via", "is", "are"}
-
-
-def _untagged(title: str) -> str:
-    """A title as a clause of a model's sentence: no `[Tag]`s, quotes or closing stop."""
-    return re.sub(r"\[[^\]]*\]\s*|\"", "", title).strip().rstrip(".")
-
-
-def name_of(title: str) -> str:
-    """A theme name from a title, as a careful model writes one: its leading verbs
-    aside, three words, no joining word last."""
-    words = title.split()
-    while words and (words[0].lower() in _OPENING or words[0].lower() in _JOINING):
-        words = words[1:]
-    words = words[:3]
-    while words and words[-1].lower() in _JOINING:
-        words = words[:-1]
-    return " ".join(words) or title
+    title = re.search(r"^Title: (.*)$", user, re.M)
+    description = re.search(
+        r"^Description:\n(.*?)\n(?:Diff excerpt:|PR_DATA_END)", user, re.S | re.M
+    )
+    what = re.search(r"^what: (.*)$", user, re.M)
+    why = re.search(r"^why: (.*)$", user, re.M)
+    draft_why = why.group(1) if why else ""
+    return Prompt(
+        body,
+        system,
+        user,
+        title.group(1) if title else "",
+        description.group(1) if description else "",
+        what.group(1) if what else "",
+        "" if draft_why == "(none stated)" else draft_why,
+    )
 
 
 def good_responder(prompt: Prompt) -> str:
-    """A well-behaved model: themes in the words of their PRs' titles, figures only
-    from a PR's own claim."""
-    if prompt.is_takeaway:  # the lead theme, as a takeaway
-        lead = re.search(r"^== (.+?) \(.*\n- (.+?): (.+?)\.?$", prompt.user, re.M)
-        area, name = (lead.group(1), lead.group(2)) if lead else ("Backend", "steady")
-        return json.dumps({"takeaway": f"{area} work led the week, with {name} first."})
-    themes = []
-    for area, items in prompt.areas.items():
-        first = len(themes)
-        for start in range(0, min(len(items), 6), 3):
-            # one clause per PR, within the twenty words asked: a theme tells of every
-            # PR it cites
-            group, clauses = [], []
-            for number, line in items[start : start + 3]:
-                clause = _untagged(title_of(line))
-                if clauses and len(" ".join([*clauses, clause]).split()) > 20:
-                    break
-                group.append(number)
-                clauses.append(clause)
-            themes.append(
-                {
-                    "area": area,
-                    "name": name_of(title_of(items[start][1])),
-                    "summary": "; ".join(clauses) + ".",
-                    "prs": group,
-                }
-            )
-        for number, line in items:  # lead with a stated figure, as a good model would
-            claim = re.search(r"claim: .*?(\d+(?:\.\d+)?\s?(?:x|%|s|MB))\b", line)
-            if claim:
-                themes.insert(
-                    first,
-                    {
-                        "area": area,
-                        "name": name_of(title_of(line)),
-                        "summary": f"{title_of(line).rstrip('.')} reaches {claim.group(1)}.",
-                        "prs": [number],
-                    },
-                )
-                break
-    return json.dumps({"themes": themes})
+    """A careful model: the draft's sentences, nothing added (a test that must tell the
+    model's words from prdigest's scripts its own responder); as the takeaway, the first
+    leading change's sentence."""
+    if prompt.is_takeaway:
+        first = prompt.leads[0].split(". ")[0].rstrip(".") if prompt.leads else ""
+        return json.dumps({"sentence": first})
+    what = prompt.draft_what.rstrip(".")
+    return json.dumps({"what": f"{what[:1].upper()}{what[1:]}", "why": prompt.draft_why})
+
+
+class Overlap:
+    """A responder that counts the answers being written at once (`most`): counted before
+    each is sent, so a client's next request never overlaps its finished one (the
+    server's `max_in_flight` counts a handler until it returns, a moment longer). With
+    `empty_when_busy`, an answer written while another is, is empty, as
+    llama-cpp-python's server streams it."""
+
+    def __init__(
+        self,
+        responder: Responder | None = None,
+        seconds: float = 0.05,
+        empty_when_busy: bool = False,
+    ) -> None:
+        self.responder = responder or good_responder
+        self.seconds = seconds
+        self.empty_when_busy = empty_when_busy
+        self.lock = threading.Lock()
+        self.now = self.most = 0
+
+    def __call__(self, prompt: Prompt) -> str:
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+            busy = self.now > 1
+        time.sleep(self.seconds)
+        with self.lock:
+            self.now -= 1
+        return "" if busy and self.empty_when_busy else self.responder(prompt)
+
+
+def answer(what: str, why: str = "") -> str:
+    return json.dumps({"what": what, "why": why})
 
 
 def context_limit(n_ctx: int, style: str = "llama-server") -> Rule:

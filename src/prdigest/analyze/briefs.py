@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from ..models import BriefText, PullRequest
 from ..reading import clean_title, comparable, normalize_tag, parse_title
@@ -79,7 +80,7 @@ def make_briefs(
             status_of=status_of,
             release=reading.release,
             series=it.series,
-            figures=tuple(c for c in reading.claims if c in text.why),
+            figures=quoted(reading.claims, why),
             score=notes[id(it)].score,
         )
     return out, made
@@ -97,6 +98,23 @@ def _notice_why(reading: PRReading, text: BriefText) -> str:
 def _restated(one: str, two: str) -> bool:
     a, b = content_words(one), content_words(two)
     return bool(a and b) and len(a & b) >= 0.6 * min(len(a), len(b))
+
+
+def quoted(claims: Sequence[str], why: str) -> tuple[str, ...]:
+    """The stated results (`claims`) a why quotes whole: the figures its line carries."""
+    return tuple(c for c in claims if c in why)
+
+
+def worded(brief: Brief, text: BriefText, claims: Sequence[str]) -> Brief:
+    """The brief in another writer's words (a model's): its plan and facts unchanged."""
+    return replace(
+        brief,
+        what=text.what,
+        why=text.why,
+        why_from=text.why_from,
+        writer=text.writer,
+        figures=quoted(claims, text.why),
+    )
 
 
 def subject_of(it: Item, spelling: Spelling) -> str:
@@ -235,4 +253,4 @@ def _status(it: Item, relands: Mapping[int, int]) -> tuple[Status, int | None]:
     return Status.LANDED, None
 
 
-__all__ = ["Brief", "BriefText", "PRReading", "Surface", "make_briefs", "subject_of"]
+__all__ = ["Brief", "BriefText", "PRReading", "Surface", "make_briefs", "subject_of", "worded"]

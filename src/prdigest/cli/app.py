@@ -18,6 +18,7 @@ from .common import AppContext
 COMMANDS: dict[str, tuple[str, str]] = {
     "sync": ("sync", "sync_command"),
     "digest": ("digest", "digest_command"),
+    "briefs": ("briefs", "briefs_command"),
     "release-notes": ("release_notes", "release_notes_command"),
     "classify": ("classify", "classify_group"),
     "site": ("site", "site_group"),

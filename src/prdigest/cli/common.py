@@ -251,3 +251,63 @@ def emit(text: str, out: Path | None) -> None:
     if out.is_dir():
         raise ConfigError(f"--out {out} is a directory", "give a file path")
     write_atomic(out, text)
+
+
+def llm_options(func: F) -> F:
+    """The LLM flags `digest` and `briefs` take (docs/llm.md), each into `llm_<name>`."""
+    options = [
+        click.option(
+            "--llm-base-url",
+            "llm_base_url",
+            envvar="OPENAI_BASE_URL",
+            metavar="URL",
+            help="OpenAI-compatible server, e.g. http://localhost:11434/v1 (env OPENAI_BASE_URL).",
+        ),
+        click.option(
+            "--llm-model",
+            "llm_model",
+            envvar="PRDIGEST_LLM_MODEL",
+            metavar="NAME",
+            help="Model name (env PRDIGEST_LLM_MODEL).",
+        ),
+        click.option(
+            "--llm-concurrency",
+            "llm_concurrency",
+            type=int,
+            callback=llm_setting("concurrency"),
+            metavar="N",
+            help="Requests in flight at once (default 2).",
+        ),
+        click.option(
+            "--llm-context",
+            "llm_context",
+            type=int,
+            callback=llm_setting("context"),
+            metavar="TOKENS",
+            help="Token budget of one request, prompt and answer (default 8192).",
+        ),
+        click.option(
+            "--llm-timeout",
+            "llm_timeout",
+            type=float,
+            callback=llm_setting("timeout"),
+            metavar="SECONDS",
+            help="Seconds to wait for one LLM answer (default: from the server's measured speed).",
+        ),
+        click.option(
+            "--strict",
+            "llm_strict",
+            is_flag=True,
+            help="Fail instead of falling back, or of giving prdigest's words for a model"
+            " sentence that failed verification.",
+        ),
+        click.option(
+            "--refresh",
+            "llm_refresh",
+            is_flag=True,
+            help="Ask the model again for briefs already stored, and the server for its context.",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func

@@ -20,7 +20,7 @@ from .common import (
     AppContext,
     StderrReporter,
     emit,
-    llm_setting,
+    llm_options,
     pass_app,
     repo_argument,
     source_options,
@@ -68,51 +68,7 @@ SINCE_HELP = (
     "--profile", "profile_name", help="Classification profile (default: chosen per repository)."
 )
 @click.option("--out", type=click.Path(path_type=Path), help="Write to FILE instead of stdout.")
-@click.option(
-    "--llm-base-url",
-    "llm_base_url",
-    envvar="OPENAI_BASE_URL",
-    metavar="URL",
-    help="OpenAI-compatible server, e.g. http://localhost:11434/v1 (env OPENAI_BASE_URL).",
-)
-@click.option(
-    "--llm-model",
-    "llm_model",
-    envvar="PRDIGEST_LLM_MODEL",
-    metavar="NAME",
-    help="Model name (env PRDIGEST_LLM_MODEL).",
-)
-@click.option(
-    "--llm-concurrency",
-    "llm_concurrency",
-    type=int,
-    callback=llm_setting("concurrency"),
-    metavar="N",
-    help="Requests in flight at once (default 2).",
-)
-@click.option(
-    "--llm-context",
-    "llm_context",
-    type=int,
-    callback=llm_setting("context"),
-    metavar="TOKENS",
-    help="Token budget of one request, prompt and answer (default 8192).",
-)
-@click.option(
-    "--llm-timeout",
-    "llm_timeout",
-    type=float,
-    callback=llm_setting("timeout"),
-    metavar="SECONDS",
-    help="Seconds to wait for one LLM answer (default: from the server's measured speed).",
-)
-@click.option(
-    "--strict",
-    "llm_strict",
-    is_flag=True,
-    help="Fail instead of falling back or dropping unverifiable claims.",
-)
-@click.option("--refresh", "llm_refresh", is_flag=True, help="Ignore cached LLM replies.")
+@llm_options
 @click.option(
     "--count",
     "count_mode",
@@ -163,7 +119,7 @@ def digest_command(
     if spec.given:
         result = pipeline.sync(store, repo, spec, reporter)
         reporter.info(result.summary())
-    llm_options = {key: kwargs.pop(key) for key in list(kwargs) if key.startswith("llm_")}
+    llm_flags = {key: kwargs.pop(key) for key in list(kwargs) if key.startswith("llm_")}
     outcome = pipeline.digest(
         store,
         repo,
@@ -171,7 +127,7 @@ def digest_command(
         config,
         writer=writer,
         profile_name=profile_name,
-        llm_options=llm_options,
+        llm_options=llm_flags,
         reporter=reporter,
         count_mode=kwargs.pop("count_mode", "merged"),
         keep=False,

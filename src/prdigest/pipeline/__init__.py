@@ -4,6 +4,7 @@ call per window: `Store.window`), the stages below get what was read and return 
 stored. No SQL, HTTP or templates: those live in their modules.
 
     sync            ingest/ (sources → store)
+    make_briefs     briefs_job.py: the model's brief of each PR of a window, stored ahead
     digest          digest_job.py: Store.window → analyze.build_context → write_digest / LLM
     release_notes   release_job.py: the range's PRs → release.compose_notes → stored report
     build_site      site_job.py: stored reports and weekly counts → site.plan_site → files
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..ingest import BATCH, SourceSpec, SyncResult, configured_repos, resolve_spec, spec_for, sync
 from ..store.window_data import WindowData
+from .briefs_job import BriefsResult, make_briefs
 from .digest_job import (
     DigestResult,
     build_digest_context,
@@ -47,6 +49,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "BATCH",
+    "BriefsResult",
     "DigestResult",
     "SourceSpec",
     "SyncResult",
@@ -58,6 +61,7 @@ __all__ = [
     "classified_with",
     "configured_repos",
     "digest",
+    "make_briefs",
     "keep_digest",
     "release_notes",
     "resolve_spec",

@@ -257,7 +257,7 @@ def digest(
     context = build_digest_context(
         store, repo, window, config, profile_name, count_mode, loaded=loaded
     )
-    markdown, used_writer, warnings, notes, llm_facts = _write(
+    markdown, used_writer, warnings, notes, llm_facts, context = _write(
         store, loaded, context, config, writer, llm_options or {}, reporter
     )
     if llm_facts:  # what the LLM run did, in the report and `--format json`
@@ -296,9 +296,9 @@ def _write(
     writer: str,
     llm_options: dict[str, Any],
     reporter: Reporter,
-) -> tuple[str, str, list[str], list[str], dict[str, Any]]:
+) -> tuple[str, str, list[str], list[str], dict[str, Any], DigestContext]:
     """(markdown, the writer that wrote it, warnings, notes for the closing summary, what
-    the LLM run did)."""
+    the LLM run did, the context it was written from: with the model's briefs)."""
     from ..write import llm
     from ..write.deterministic import write_digest
 
@@ -308,7 +308,16 @@ def _write(
     if settings is not None:
         from ..store.llm_cache import StoredReplies
 
-        texts = llm.pr_texts(loaded.merged)
-        written = llm.write_with_fallback(context, texts, StoredReplies(store), settings, reporter)
-        return written.markdown, written.writer, written.warnings, written.notes, written.facts
-    return write_digest(context), "deterministic", [], [], {}
+        written = llm.write_with_fallback(
+            context, loaded.merged, store, StoredReplies(store), settings, reporter
+        )
+        used = written.context or context
+        return (
+            written.markdown,
+            written.writer,
+            written.warnings,
+            written.notes,
+            written.facts,
+            used,
+        )
+    return write_digest(context), "deterministic", [], [], {}, context

@@ -21,12 +21,12 @@ class BriefTables(StoreCore):
             chunk = wanted[start : start + _BATCH]
             marks = ", ".join("?" for _ in chunk)
             rows = self.conn.execute(
-                "SELECT content_key, what, why, what_from, why_from FROM briefs"
+                "SELECT content_key, what, why, what_from, why_from, replaced FROM briefs"
                 f" WHERE writer = ? AND content_key IN ({marks})",
                 (writer, *chunk),
             ).fetchall()
-            for key, what, why, what_from, why_from in rows:
-                out[key] = BriefText(what, why, what_from, why_from, writer)
+            for key, what, why, what_from, why_from, replaced in rows:
+                out[key] = BriefText(what, why, what_from, why_from, writer, replaced)
         return out
 
     def save_brief_texts(self, texts: Mapping[str, BriefText]) -> None:
@@ -39,11 +39,21 @@ class BriefTables(StoreCore):
             for key, text in texts.items():
                 self.conn.execute(
                     "INSERT INTO briefs (content_key, writer, what, why, what_from, why_from,"
-                    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (content_key, writer)"
-                    " DO UPDATE SET what = excluded.what, why = excluded.why,"
-                    " what_from = excluded.what_from, why_from = excluded.why_from,"
+                    " replaced, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (content_key, writer) DO UPDATE SET what = excluded.what,"
+                    " why = excluded.why, what_from = excluded.what_from,"
+                    " why_from = excluded.why_from, replaced = excluded.replaced,"
                     " created_at = excluded.created_at",
-                    (key, text.writer, text.what, text.why, text.what_from, text.why_from, stamp),
+                    (
+                        key,
+                        text.writer,
+                        text.what,
+                        text.why,
+                        text.what_from,
+                        text.why_from,
+                        text.replaced,
+                        stamp,
+                    ),  # fmt: skip
                 )
 
     def count_brief_texts(self, writer: str | None = None) -> int:

@@ -1,44 +1,41 @@
-"""The LLM writer: the pipeline hands it the analysis context, the window's PR texts
-and a reply cache; it never reads the store itself.
+"""The LLM writer: the model writes each PR's brief, never the digest. The pipeline hands
+it the analysis context, the window's PRs, where briefs are stored and a reply cache; it
+never reads the store itself.
 
-    writer     the digest: learn the server, plan, ask, verify, render; the fallbacks
-    runner     replies from the cache first, the rest from the server; cut-off answers split
-    client     HTTP to an OpenAI-compatible server: the response_format ladder, retries
-    stream     an answer read as it streams in; loops cut early
-    refusals   what error answers mean (context size, format, retry)
-    probe      the server's context, read before planning
-    profile    what is learned about a server and model, kept for the next run
-    plan       requests within the token budget; the prompt templates (prompts/*.j2)
-    schemas    the answers' JSON schemas
-    replies    the JSON in a reply, and what a cut-off reply holds
-    inputs     what the model is shown of each PR, and the texts claims are checked against
-    verify     the model's sentences: citations, figures and names checked against its PRs
-    grounding  named things and words of a sentence, found in its PRs or not
-    tally      what verification checked, dropped and repaired, by reason
-    assemble   the LLM digest as a `Digest` document (write/digest_document.py)
-    cache      request keys and the `ReplyCache` protocol the store implements
-    settings   flags, environment and `[llm]` resolved
-    usage      requests, tokens, failures and time, for the closing summary
-    tokens     the offline token estimator
+    writer          the digest: the PRs it shows, their model briefs, the same composer
+    brief_runner    briefs stored or asked, one request per PR, in parallel, bounded
+    brief_prompt    the request for one PR (prompts/*.j2), its schema, the prompt version
+    pr_input        what a request shows of a PR, and the text its sentences rest on
+    brief_words     an answer made into a brief's words, each sentence checked or replaced
+    brief_check     one sentence checked against one PR: names, numbers, claims
+    server_session  the server, opened only when asked: its profile, context, slots
+    chat_client     HTTP to an OpenAI-compatible server: the response_format ladder, retries
+    stream          an answer read as it streams in; loops cut early
+    refusals        what error answers mean (context size, format, retry)
+    probe           the server's context, read before the first request
+    profile         what is learned about a server and model, kept for the next run
+    replies         the JSON object in a reply
+    cache           where a server's profile is kept: the `ReplyCache` protocol
+    llm_settings    flags, environment and `[llm]` resolved
+    usage           requests, tokens, failures and time, for the closing summary
+    tokens          the offline token estimator
 """
 
-from .cache import ReplyCache, request_key
-from .inputs import PRText, pr_texts
+from .brief_runner import BriefTexts
+from .cache import ReplyCache
 from .llm_settings import LLMSettings, resolve_settings, settings_for
 from .usage import Usage
-from .writer import LLMDigest, Written, write_llm_digest, write_with_fallback
+from .writer import Written, model_briefs, shown_numbers, write_with_fallback
 
 __all__ = [
-    "LLMDigest",
+    "BriefTexts",
     "LLMSettings",
-    "PRText",
     "ReplyCache",
     "Usage",
     "Written",
-    "pr_texts",
-    "request_key",
+    "model_briefs",
     "resolve_settings",
     "settings_for",
-    "write_llm_digest",
+    "shown_numbers",
     "write_with_fallback",
 ]

@@ -1,5 +1,4 @@
-"""The JSON object in a model's reply, repaired where that cannot change its meaning,
-and what can be kept of a reply that was cut off (`finish_reason: length`, a loop)."""
+"""The JSON object in a model's reply, repaired where that cannot change its meaning."""
 
 from __future__ import annotations
 
@@ -35,24 +34,3 @@ def parse_json_object(text: str) -> dict[str, Any]:
     raise InvalidReply(
         "the LLM reply is not a JSON object", "retry, or use a model that follows JSON schemas"
     )
-
-
-def complete_items(text: str, key: str) -> list[Any]:
-    """The whole items of the array `key` in a reply cut off inside it:
-    `{"themes": [{…}, {…}, {"na` gives the first two."""
-    match = re.search(rf'"{re.escape(key)}"\s*:\s*\[', text)
-    if match is None:
-        return []
-    decoder = json.JSONDecoder()
-    items: list[Any] = []
-    at = match.end()
-    while True:
-        while at < len(text) and text[at] in " \t\r\n,":
-            at += 1
-        if at >= len(text) or text[at] == "]":
-            return items
-        try:
-            item, at = decoder.raw_decode(text, at)
-        except ValueError:
-            return items
-        items.append(item)

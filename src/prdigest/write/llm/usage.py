@@ -1,5 +1,5 @@
-"""Requests, cache hits, tokens, failures and time of one LLM digest, for the closing
-summary and `--format json`."""
+"""Requests, briefs read back from the store, tokens, failures and time of one LLM run,
+for the closing summary and `--format json`."""
 
 from __future__ import annotations
 
@@ -16,13 +16,12 @@ class UsageFacts(TypedDict):
     """What a run cost, as `--format json` tells it (`llm.usage`)."""
 
     requests: int
-    cached: int
+    cached: int  # briefs read back from the store: no request
     prompt_tokens: int
     completion_tokens: int
     tokens_exact: bool
     largest_prompt: int
     failed_attempts: dict[str, int]
-    split: int
     lost: list[str]
     seconds: float
 
@@ -30,16 +29,14 @@ class UsageFacts(TypedDict):
 @dataclass
 class Usage:
     requests: int = 0  # answers received
-    cached: int = 0
+    cached: int = 0  # briefs read back from the store
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    saved_tokens: int = 0
     exact: bool = True
     largest_prompt: int = 0
-    split: int = 0  # requests split in two after a cut-off answer
     seconds: float = 0.0
     failed: Counter[str] = field(default_factory=Counter)  # attempts without an answer, by reason
-    lost_requests: list[str] = field(default_factory=list)  # "the request for X: timed out"
+    lost_requests: list[str] = field(default_factory=list)  # "the brief of #N: timed out"
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def sent(self, completion: Completion) -> None:
@@ -66,13 +63,11 @@ class Usage:
         if self.failed:
             text += " (" + ", ".join(f"{n} {why}" for why, n in self.failed.most_common()) + ")"
         text += (
-            f", {self.cached} from cache; {self.prompt_tokens:,} prompt + "
+            f", {plural(self.cached, 'brief')} from the store; {self.prompt_tokens:,} prompt + "
             f"{self.completion_tokens:,} completion tokens ({how})"
         )
         if self.requests:
             text += f"; largest prompt {self.largest_prompt:,} tokens"
-        if self.cached:
-            text += f"; {self.saved_tokens:,} tokens saved by the cache"
         return text + f"; {self.seconds:.1f} s"
 
     def facts(self) -> UsageFacts:
@@ -84,7 +79,6 @@ class Usage:
             "tokens_exact": self.exact,
             "largest_prompt": self.largest_prompt,
             "failed_attempts": dict(sorted(self.failed.items())),
-            "split": self.split,
             "lost": list(self.lost_requests),
             "seconds": round(self.seconds, 1),
         }
