@@ -21,21 +21,34 @@ never reads the store itself.
     tokens          the offline token estimator
 """
 
-from .brief_runner import BriefTexts
-from .cache import ReplyCache
-from .llm_settings import LLMSettings, resolve_settings, settings_for
-from .usage import Usage
-from .writer import Written, model_briefs, shown_numbers, write_with_fallback
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "BriefTexts",
-    "LLMSettings",
-    "ReplyCache",
-    "Usage",
-    "Written",
-    "model_briefs",
-    "resolve_settings",
-    "settings_for",
-    "shown_numbers",
-    "write_with_fallback",
-]
+if TYPE_CHECKING:  # the names as mypy sees them; at run time they load on first use
+    from .brief_runner import BriefTexts
+    from .cache import ReplyCache
+    from .llm_settings import LLMSettings, resolve_settings, settings_for
+    from .usage import Usage
+    from .writer import Written, model_briefs, shown_numbers, write_with_fallback
+
+# name → the module that holds it: imported when first asked for, so that a digest with no
+# LLM configured (`--writer auto`) never loads the HTTP client, the prompts or the checks
+_WHERE = {
+    "BriefTexts": "brief_runner",
+    "ReplyCache": "cache",
+    "LLMSettings": "llm_settings",
+    "resolve_settings": "llm_settings",
+    "settings_for": "llm_settings",
+    "Usage": "usage",
+    "Written": "writer",
+    "model_briefs": "writer",
+    "shown_numbers": "writer",
+    "write_with_fallback": "writer",
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{_WHERE[name]}", __name__), name)
