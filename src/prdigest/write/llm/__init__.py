@@ -45,7 +45,18 @@ _WHERE = {
     "shown_numbers": "writer",
     "write_with_fallback": "writer",
 }
-__all__ = sorted(_WHERE)
+__all__ = [
+    "BriefTexts",
+    "LLMSettings",
+    "ReplyCache",
+    "Usage",
+    "Written",
+    "model_briefs",
+    "resolve_settings",
+    "settings_for",
+    "shown_numbers",
+    "write_with_fallback",
+]
 
 
 def __getattr__(name: str) -> Any:
