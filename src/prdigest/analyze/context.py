@@ -1,43 +1,28 @@
-"""The digest context of one window: counts, areas with their themes, PRs with their
-notability, reverts, claims, trends, notable PRs and the news (breaking changes,
-deprecations, new components) — a `DigestContext` (context_types.py); pure and
+"""The digest context of one window: counts, areas, every PR with its brief, reverts,
+claims, trends and the digest's plan — a `DigestContext` (context_types.py); pure and
 deterministic."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import timedelta
 
 from ..models import BriefText, Classification, PullRequest, links_to_github, pr_url
 from ..reading.spelling import Spelling
 from ..timeutil import Window, to_iso
+from .brief_types import Brief
 from .briefs import make_briefs
 from .components import history_order, new_components
-from .context_types import (
-    Area,
-    AreaTheme,
-    Claim,
-    Counts,
-    DigestContext,
-    DirectPush,
-    KeyTakeaways,
-    LeadTheme,
-    PRFacts,
-    Quote,
-    Rest,
-    WindowSpan,
-)
+from .context_types import Area, Claim, Counts, DigestContext, DirectPush, PRFacts, WindowSpan
 from .digest_plan import plan_digest, untold_kind
-from .families import families, family_of, plan_sections
-from .items import Item, build_item, inverse_document_frequency, title_terms
-from .notability import Notability, assess, news, ranked
+from .families import families, family_of
+from .items import Item, build_item
+from .notability import Notability, assess
 from .prior_facts import History
 from .revert_flags import pair_reverts
-from .stated_action import stated_action_of
-from .subjects import keep_subjects
-from .themes import Theme, area_themes, series_homes, series_keys, theme_limit
+from .series import series_homes, series_keys
 from .trends import trends
 from .window import counts, first_time_authors, persons
 
@@ -70,7 +55,6 @@ def build_context(
     people = history.people
     ordered = sorted(items, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
-    keep_subjects(built)  # a bullet says whose `to_json` it adds
     prs = [it for it in built if it.number is not None]
     pushes = [it for it in built if it.number is None]
     previous_prs = sorted(
@@ -80,14 +64,8 @@ def build_context(
     revert_rows, reland_rows = pair_reverts(built, previous_prs, history.ambiguous_shas)
     components = new_components(history_order(built), history, window.first_day)
     notes = assess(built, components)
-    # the PRs a new component's bullet cites lead their section: no theme tells them again
-    told = {id(it) for c in components for it in [m for m in c.makers if m.number][:2]}
     for it in built:
         it.score = notes[id(it)].score
-
-    idf = inverse_document_frequency(
-        [it.terms for it in built] + [title_terms(pr) for pr, _ in previous]
-    )
     # A series is one effort: filed, counted and told once, where most of it lands (issue
     # 19: readers file a series under one section; the cleanup PR of an Arm series is Arm's).
     homes = series_homes(prs)
@@ -100,40 +78,18 @@ def build_context(
         by_area[it.cls.area].append(it)
     area_counts = Counter({area: len(members) for area, members in by_area.items()})
     previous_counts = Counter(cls.area for pr, cls in previous if pr.number is not None)
-
-    areas: list[Area] = []
-    series_members: set[int] = set()
-    theme_of: dict[int, str] = {}
     # equal counts: the area whose PRs carry more substance first, never the alphabet
     weight = {a: sum(max(0.0, it.score) for it in members) for a, members in by_area.items()}
-    # a series across areas is told once, where most of it lands; its other areas count it
-    homes = series_homes(prs)
-    for area in sorted(by_area, key=lambda a: (-area_counts[a], -round(weight[a], 6), a)):
-        members = by_area[area]
-        guests = [it for it in prs if homes.get(id(it)) == area and it.cls.area != area]
-        away = told | {id(it) for it in members if homes.get(id(it), area) != area}
-        said = {id(it): {r["kind"] for r in notes[id(it)].reasons} for it in members + guests}
-        internal = sum("internal" in said[id(it)] for it in members)
-        keep = {key for key, kinds in said.items() if kinds & {"size", "measured"}}
-        themes = area_themes(
-            members + guests,
-            idf,
-            theme_limit(len(members), internal),
+    areas = [
+        _area(
             area,
-            spelling,
-            told=away,
-            keep=keep,
+            by_area[area],
+            previous_counts.get(area, 0),
+            descriptions,
+            tuple(c.path for c in components if c.lead.cls.area == area),
         )
-        for theme in themes:
-            for m in theme.members:
-                if m.number is not None:
-                    theme_of.setdefault(m.number, theme.topic)
-                    if theme.series:
-                        series_members.add(m.number)
-        made = tuple(c.path for c in components if c.lead.cls.area == area)
-        areas.append(
-            _area(area, members, themes, previous_counts.get(area, 0), descriptions, away, made)
-        )
+        for area in sorted(by_area, key=lambda a: (-area_counts[a], -round(weight[a], 6), a))
+    ]
 
     who = persons([it.pr for it in built], people)
     # who is new is known only against a history long enough to have seen the regulars
@@ -144,24 +100,22 @@ def build_context(
     count_block = counts(
         [it.pr for it in built], who, first_timers, len(revert_rows), len(reland_rows), previous_prs
     )
+    briefs, new_texts = make_briefs(prs, notes, spelling, stored_texts)
+    if made_texts is not None:
+        made_texts.update(new_texts)
     pr_block: dict[int, PRFacts] = {}
     for it in prs:
         number = it.number or 0
         if number in pr_block:
             pr_block[number] = replace(pr_block[number], landings=pr_block[number].landings + 1)
             continue
-        pr_block[number] = _pr_facts(repo, it, theme_of.get(number), notes[id(it)])
-
-    briefs, new_texts = make_briefs(prs, notes, spelling, stored_texts)
-    if made_texts is not None:
-        made_texts.update(new_texts)
+        pr_block[number] = _pr_facts(repo, it, notes[id(it)], briefs[number])
     plan = plan_digest(
         briefs, {it.number: untold_kind(it.pr) for it in prs if it.number}, series_keys(prs)
     )
 
     names = set(by_area)
     areas = [replace(entry, family=family_of(entry.name, names)) for entry in areas]
-    top = tuple(a.name for a in areas[:4])
     merged, opened = merged_and_opened or (None, None)
     return DigestContext(
         repo=repo,
@@ -176,7 +130,6 @@ def build_context(
         counts=Counts(**count_block, merged=merged, opened=opened),
         areas=tuple(areas),
         families=tuple(families(areas)),
-        sections=tuple(plan_sections(areas, count_block["prs"])),
         prs=pr_block,
         reverts=tuple(revert_rows),
         relands=tuple(reland_rows),
@@ -199,17 +152,6 @@ def build_context(
             )
             for it in pushes
         ),
-        key_takeaways=KeyTakeaways(
-            total=count_block["prs"],
-            top_areas=top,
-            lead_themes=tuple(
-                LeadTheme(area=a.name, theme=a.themes[0].topic, prs=a.themes[0].prs)
-                for a in areas[:3]
-                if a.themes
-            ),
-        ),
-        notable=tuple(ranked(prs, notes, series_members)),
-        news=news(prs, notes, components),
         count_mode=count_mode,
         briefs=briefs,
         plan=plan,
@@ -224,35 +166,13 @@ def _landing_order(pair: tuple[PullRequest, Classification]) -> tuple[str, str, 
     return (to_iso(pr.merged_at) if pr.merged_at else "", pr.sha or "", pr.number or 0)
 
 
-def _area_theme(theme: Theme) -> AreaTheme:
-    cited = tuple(m.number for m in theme.cited if m.number is not None)
-    return AreaTheme(
-        name=theme.name,
-        topic=theme.topic,
-        kind=theme.kind,
-        sentence=theme.sentence,
-        prs=cited,
-        quotes=tuple(m.number for m in theme.quoted if m.number is not None),
-        members=tuple(m.number for m in theme.members if m.number is not None),
-        more=len(theme.members) - len(cited),
-        figures=tuple(Quote(text, pr) for text, pr in theme.figures),
-        points=tuple(Quote(text, pr) for text, pr in theme.points),
-        series=theme.series,
-    )
-
-
 def _area(
     area: str,
     members: list[Item],
-    themes: list[Theme],
     previous_count: int,
     descriptions: dict[str, str],
-    told: Collection[int] = (),
     components: tuple[str, ...] = (),
 ) -> Area:
-    in_themes = {id(m) for t in themes for m in t.members} | set(told)
-    rest = [m for m in members if id(m) not in in_themes]
-    rest_dirs = Counter(m.home for m in rest if m.home)
     numbers: list[int] = []
     for m in members:
         if m.number is not None and m.number not in numbers:
@@ -260,24 +180,16 @@ def _area(
     return Area(
         name=area,
         family=None,  # set once every area of the window is known (families.py)
-        # the profile's catch-all (no rule placed these PRs): named by its paths in prose
+        # the profile's catch-all (no rule placed these PRs)
         catch_all=all(m.cls.area_rule.endswith("/default") for m in members),
         description=descriptions.get(area, ""),
         count=len(members),
         previous_count=previous_count,
         delta=len(members) - previous_count,
         prs=tuple(numbers),
-        themes=tuple(_area_theme(t) for t in themes),
         top_paths=_top_dirs(members),
         kinds=dict(
             sorted(Counter(m.cls.kind for m in members).items(), key=lambda kv: (-kv[1], kv[0]))
-        ),
-        rest=Rest(
-            count=len(rest),
-            top_paths=tuple(sorted(rest_dirs.items(), key=lambda kv: (-kv[1], kv[0]))[:3]),
-            reverts=sum(1 for m in rest if m.is_revert or m.is_reland or m.reverted),
-            # no theme tells them: a tiny week names them rather than counting them
-            prs=tuple(m.number for m in rest if m.number is not None),
         ),
         components=components,
     )
@@ -289,7 +201,8 @@ def _top_dirs(members: list[Item]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3])
 
 
-def _pr_facts(repo: str, it: Item, theme: str | None, note: Notability) -> PRFacts:
+def _pr_facts(repo: str, it: Item, note: Notability, brief: Brief) -> PRFacts:
+    """A PR's facts, filed as its brief files it: the kind judged from all its evidence."""
     pr = it.pr
     number = it.number or 0
     lines_by_dir: Counter[str] = Counter()
@@ -304,9 +217,9 @@ def _pr_facts(repo: str, it: Item, theme: str | None, note: Notability) -> PRFac
         url=pr_url(repo, number) if links_to_github(repo) else None,  # None: cite as PR#N
         author=pr.author_name or pr.author,
         area=it.cls.area,
-        kind=it.cls.kind,
+        kind=brief.kind,
         area_rule=it.cls.area_rule,
-        kind_rule=it.cls.kind_rule,
+        kind_rule=f"{brief.kind_evidence.evidence}: {brief.kind_evidence.why}",
         additions=pr.additions,
         deletions=pr.deletions,
         files=len(pr.files),
@@ -319,9 +232,7 @@ def _pr_facts(repo: str, it: Item, theme: str | None, note: Notability) -> PRFac
         merged_at=to_iso(pr.merged_at) if pr.merged_at else None,
         score=it.score,
         notability=note.facts(),
-        theme=theme,
         is_revert=it.is_revert,
         is_reland=it.is_reland,
         reverted=it.reverted,
-        stated_action=stated_action_of(pr, it.clean.text),
     )

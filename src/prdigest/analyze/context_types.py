@@ -46,39 +46,6 @@ class Counts:
 
 
 @dataclass(frozen=True, slots=True)
-class Quote:
-    """A figure or a point of a theme: its words and the PR that says them."""
-
-    text: str
-    pr: int
-
-
-@dataclass(frozen=True, slots=True)
-class AreaTheme:
-    name: str
-    topic: str
-    kind: str
-    sentence: str
-    prs: tuple[int, ...]  # cited
-    quotes: tuple[int, ...]  # the PRs its sentence is made from
-    members: tuple[int, ...]
-    more: int  # members not cited
-    figures: tuple[Quote, ...]
-    points: tuple[Quote, ...]
-    series: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Rest:
-    """An area's PRs no theme tells."""
-
-    count: int
-    top_paths: tuple[tuple[str, int], ...]
-    reverts: int
-    prs: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class Area:
     name: str
     family: str | None
@@ -88,10 +55,8 @@ class Area:
     previous_count: int
     delta: int
     prs: tuple[int, ...]
-    themes: tuple[AreaTheme, ...]
     top_paths: tuple[tuple[str, int], ...]
     kinds: dict[str, int]  # most first
-    rest: Rest
     components: tuple[str, ...] = ()
 
 
@@ -101,18 +66,6 @@ class Family:
     count: int
     previous_count: int
     areas: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    """One of the digest's sections, as the analysis planned them."""
-
-    heading: str
-    kind: str  # area | family | other
-    family: str | None
-    areas: tuple[str, ...]
-    count: int
-    previous_count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,14 +114,10 @@ class PRFacts:
     merged_at: str | None
     score: float
     notability: NotabilityFacts
-    theme: str | None
     is_revert: bool
     is_reland: bool
     reverted: bool
     landings: int = 1
-    # what the body says the PR does ("adds the pipeline orchestrator"), where its title
-    # only names a thing ("Pipeline Orchestrator"); "" when the title says it
-    stated_action: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,56 +184,6 @@ class DirectPush:
 
 
 @dataclass(frozen=True, slots=True)
-class LeadTheme:
-    area: str
-    theme: str
-    prs: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class KeyTakeaways:
-    total: int
-    top_areas: tuple[str, ...]
-    lead_themes: tuple[LeadTheme, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Announced:
-    """A breaking change, a deprecation or a changed default, as its PR announces it."""
-
-    pr: int
-    kind: str  # breaking | deprecation | default
-    why: str
-    sentence: str
-    subject: str
-    hint: str
-    removed: tuple[str, ...]
-    renamed: tuple[tuple[str, str], ...]
-    area: str
-    reverted: bool
-
-
-@dataclass(frozen=True, slots=True)
-class NewComponent:
-    path: str
-    files: int
-    prs: tuple[int, ...]
-    lead: int | None  # None: a direct push made it
-    push: str  # its short sha then
-    members: tuple[str, ...]
-    area: str
-    sentence: str
-
-
-@dataclass(frozen=True, slots=True)
-class News:
-    breaking: tuple[Announced, ...] = ()
-    new_components: tuple[NewComponent, ...] = ()
-    lead: tuple[int, ...] = ()  # the PRs Key Takeaways opens with, most notable first
-    lead_with: dict[int, tuple[int, ...]] = field(default_factory=dict)  # their efforts' others
-
-
-@dataclass(frozen=True, slots=True)
 class DigestContext:
     repo: str
     window: WindowSpan
@@ -300,12 +199,6 @@ class DigestContext:
     first_time_authors: tuple[str, ...]
     first_time_since: str | None  # first-time since this day (the synced history's start)
     direct_pushes: tuple[DirectPush, ...]
-    key_takeaways: KeyTakeaways
-    notable: tuple[int, ...]
-    # the analysis' plan of the digest's sections (none in a context made before it was:
-    # the writers plan them the same way then)
-    sections: tuple[Section, ...] = ()
-    news: News = field(default_factory=News)
     count_mode: str = "merged"
     llm: dict[str, Any] | None = None  # what the LLM run did, when one was asked
     briefs: dict[int, Brief] = field(default_factory=dict)  # every PR's brief, by number

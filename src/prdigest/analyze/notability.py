@@ -31,17 +31,8 @@ from ..reading.api_changes import ApiChanges
 from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement, WindowNames, announce
 from .claims import find_claims
 from .components import Component
-from .context_types import (
-    Announced,
-    NewComponent,
-    News,
-    NotabilityFacts,
-    Reason,
-    SubstanceFacts,
-)
-from .english import sentence_case
+from .context_types import NotabilityFacts, Reason, SubstanceFacts
 from .items import Item
-from .stated_action import what_it_does
 from .substance import Substance, read_substance
 
 WEIGHTS = {
@@ -68,9 +59,6 @@ _KIND_WEIGHT = {
     kinds.NOT_USER_FACING: -0.6,
 }
 BIG_LINES, BIG_FILES, MAX_REACH = 1000, 40, 4
-LEAD_SIZE = 3
-EFFORT_CITED = 3  # PRs of one effort a lead cites
-NOTABLE_SIZE = 10
 
 
 @dataclass
@@ -202,122 +190,3 @@ def assess(
 _MOVED = re.compile(
     r"(?i)^(?:move|moves|moved|split|splits|rename|renames|refactor\w*|reorganiz\w*|migrat\w*)\b"
 )
-
-
-def ranked(items: Sequence[Item], notes: dict[int, Notability], series: set[int]) -> list[int]:
-    """The window's notable PRs, strongest first (a series member counts its series);
-    reverts and reverted PRs never make the list."""
-    order = sorted(
-        (it for it in items if it.number is not None and not (it.is_revert or it.reverted)),
-        key=lambda it: (-(notes[id(it)].score + (1.0 if it.number in series else 0.0)), it.number),
-    )
-    out: list[int] = []
-    for it in order:
-        if it.number is not None and it.number not in out:
-            out.append(it.number)
-        if len(out) >= NOTABLE_SIZE:
-            break
-    return out
-
-
-def news(
-    items: Sequence[Item], notes: dict[int, Notability], components: Sequence[Component]
-) -> News:
-    """What the digest leads with: breaking changes and deprecations (every one), new
-    components, and `lead`, the PRs to open Key Takeaways with, most notable first."""
-    prs = {it.number: it for it in items if it.number is not None}
-    told: list[Item] = []
-    for it in prs.values():
-        said = notes[id(it)].announcement
-        if said is not None:
-            told.append(it)
-    order = {BREAKING: 0, DEPRECATION: 1, DEFAULT: 2}
-
-    def announced(it: Item) -> Announcement:
-        said = notes[id(it)].announcement
-        assert said is not None
-        return said
-
-    told.sort(key=lambda it: (order[announced(it).kind], -notes[id(it)].score, it.number or 0))
-    breaking = tuple(
-        Announced(
-            pr=it.number or 0,
-            kind=announced(it).kind,
-            why=announced(it).why,
-            sentence=announced(it).sentence,
-            subject=announced(it).subject,
-            hint=announced(it).hint,
-            removed=tuple(announced(it).removed),
-            renamed=tuple((old, new) for old, new in announced(it).renamed),
-            area=it.cls.area,
-            reverted=it.reverted,
-        )
-        for it in told
-    )
-    new = tuple(
-        NewComponent(
-            path=c.path,
-            files=c.files,
-            prs=tuple(c.prs),
-            lead=c.lead.number,  # None: a direct push made it
-            push="" if c.lead.number is not None else (c.lead.pr.sha or "")[:7],
-            members=tuple(c.members),
-            area=c.lead.cls.area,
-            sentence=f"{sentence_case(what_it_does(c.lead.pr, c.lead.clean.text))}.",
-        )
-        for c in components
-    )
-    lead = _lead(prs, notes)
-    return News(
-        breaking=breaking,
-        new_components=new,
-        lead=tuple(lead),
-        # the other PRs of each lead's effort, cited beside it
-        lead_with={n: tuple(others) for n, others in lead.items() if others},
-    )
-
-
-def _lead(prs: dict[int, Item], notes: dict[int, Notability]) -> dict[int, list[int]]:
-    """The PRs Key Takeaways names, most notable first, at most LEAD_SIZE, each with the
-    other PRs of its effort (a stack, a tagged run by one author: told once, all cited).
-    By substance: a break, a new component, a new capability, a stated result and the
-    size of the library change all count in the score; never a revert, a reverted PR, a
-    chore or a PR whose lines land only in tests, CI, docs, benchmarks or build scripts."""
-    live = [
-        it
-        for it in prs.values()
-        if not (it.is_revert or it.reverted) and notes[id(it)].leads and it.number is not None
-    ]
-    live.sort(key=lambda it: (-notes[id(it)].score, it.number or 0))
-    out: dict[int, list[int]] = {}
-    effort_of: dict[tuple[str, ...], int] = {}
-    for it in live:
-        number = it.number
-        assert number is not None
-        head = next((effort_of[e] for e in _efforts(it) if e in effort_of), None)
-        if head is not None:
-            if len(out[head]) < EFFORT_CITED - 1:
-                out[head].append(number)
-            continue
-        if len(out) >= LEAD_SIZE:
-            continue
-        out[number] = []
-        for effort in _efforts(it):
-            effort_of[effort] = number
-    return out
-
-
-_GHSTACK_USER = re.compile(r"\bgh/([\w.-]+)/\d+/(?:head|base|orig)\b")
-
-
-def _efforts(it: Item) -> list[tuple[str, ...]]:
-    """The efforts a PR is part of: the stack its body lists, and its title's first
-    bracketed tag (`[slimtensor]`, not a `Backend:` prefix, which names a component many
-    efforts share) with its author (the ghstack branch's owner when a merge bot landed
-    it)."""
-    out: list[tuple[str, ...]] = [("stack", *map(str, it.stack))] if it.stack else []
-    if it.tags and f"[{it.tags[0]}]" in it.pr.title.lower():
-        user = _GHSTACK_USER.search(it.pr.body or "")
-        who = user.group(1).lower() if user else (it.pr.author_email or it.pr.author or "")
-        out.append(("tag", it.tags[0], who))
-    return out

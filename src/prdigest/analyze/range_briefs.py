@@ -19,7 +19,6 @@ from .briefs import make_briefs
 from .items import build_item
 from .notability import assess
 from .revert_flags import pair_reverts
-from .subjects import keep_subjects
 
 
 def range_briefs(
@@ -35,7 +34,6 @@ def range_briefs(
     range's PRs add, when the caller read them already."""
     ordered = sorted(pairs, key=_landing_order)
     built = [build_item(pr, cls) for pr, cls in ordered]
-    keep_subjects(built)
     pair_reverts(built, [], ambiguous)
     notes = assess(built, (), window)
     prs = [it for it in built if it.number is not None]

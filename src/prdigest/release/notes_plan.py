@@ -44,7 +44,7 @@ from .release_context import (
 from .repeated_changes import group_breaking, told_together
 from .reverted_in_range import RevertOutcome, label
 from .sentences import to_sentence, whole_title
-from .series import draft_leads, range_stacks, series_parts, series_phrase
+from .series import draft_leads, series_parts, series_phrase
 from .styles import NotesStyle, style_named
 from .worksheet import WorksheetRow, accepters, files_cell
 
@@ -378,12 +378,8 @@ def _name_series(
     several = [b for b in bullets if len(b.links) > 1]
     if not several:
         return
-    stack_of = dict(zip(range_shas, range_stacks([prs[sha] for sha in range_shas]), strict=True))
     for bullet in several:
-        members = [prs[sha] for sha in bullet.shas]
-        bullet.series = series_phrase(
-            series_parts(members, [stack_of.get(sha) for sha in bullet.shas])
-        )
+        bullet.series = series_phrase(series_parts([prs[sha] for sha in bullet.shas]))
 
 
 def module_order(modules: Mapping[str, Sequence[object]]) -> list[str]:

@@ -1,12 +1,10 @@
 """Series in the release notes: PRs that made one change in parts become one entry.
 
-Three kinds of evidence tie PRs into a series, the digest's own (`analyze.groups`):
-- the same ghstack stack (each body lists the stack's PRs; `reading.stacks`);
-- part markers with the same title around them (`[1/3] X` … `[3/3] X`);
-- the same author and the same title once markers and numbers are gone
-  (`reading.series_key`: `Add op A (1)` / `Add op A (2)`).
-Drafting also joins identical sentences (a duplicate is no series). Everything here
-reads PR titles and bodies only, so a drafted and an applied worksheet agree.
+PRs are one series on the evidence the digest reads too (`reading.series_evidence`): a
+ghstack stack, a stated continuation ("follow-up to #12"), one author's part markers
+naming one series. The same title by the same author without a marker is a template, not
+a series. Drafting also joins identical sentences (a duplicate is no series). Everything
+here reads PR titles and bodies only, so a drafted and an applied worksheet agree.
 """
 
 from __future__ import annotations
@@ -15,42 +13,12 @@ from collections.abc import Sequence
 
 from ..kinds import BC_BREAKING
 from ..models import Classification, PullRequest
-from ..reading import (
-    Groups,
-    clean_title,
-    comparable,
-    kind_of,
-    series_key,
-    series_stem,
-    stack_groups,
-    stack_numbers,
-)
+from ..reading import Groups, comparable, kind_of
 from ..reading.patterns import PR_REF
+from ..reading.series_evidence import series_keys
 from .repeated_changes import entry_opening
 
 _WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
-
-
-def range_stacks(prs: Sequence[PullRequest]) -> list[int | None]:
-    """Each PR's ghstack stack within the range (the stack's first position), or None
-    when no other PR of the range shares its stack."""
-    roots = stack_groups([pr.number for pr in prs], [stack_numbers(pr.body) for pr in prs])
-    sizes: dict[int, int] = {}
-    for root in roots:
-        sizes[root] = sizes.get(root, 0) + 1
-    return [root if sizes[root] > 1 else None for root in roots]
-
-
-def series_evidence(pr: PullRequest, stack: int | None) -> list[str]:
-    """Keys two PRs of one series share: their stack, their marker stem, author + key."""
-    keys = [] if stack is None else [f"stack:{stack}"]
-    stem = series_stem(pr.title)
-    if stem:
-        keys.append(f"parts:{stem}")
-    key = series_key(clean_title(pr.title, pr.number).text)
-    if key and pr.author:
-        keys.append(f"key:{pr.author}:{key}")
-    return keys
 
 
 def draft_leads(
@@ -61,13 +29,12 @@ def draft_leads(
 ) -> list[int]:
     """For each PR, the position of the first PR of its entry: joinable PRs of one area
     and kind that share a series or a sentence join the oldest; others lead themselves."""
-    stacks = range_stacks(prs)
     groups = Groups(len(prs))
     first: dict[tuple[str, str, str], int] = {}
     for i, (pr, c) in enumerate(zip(prs, decided, strict=True)):
         if not joinable[i]:
             continue
-        keys = series_evidence(pr, stacks[i])
+        keys = list(series_keys(pr))
         if not any(key.startswith("parts:") for key in keys):
             keys.append(f"same:{comparable(sentences[i])}")
             # one change made several times: `Added `parameter_name` support to A`, `… to B`
@@ -79,7 +46,7 @@ def draft_leads(
     return [groups.find(i) for i in range(len(prs))]
 
 
-def series_parts(members: Sequence[PullRequest], stacks: Sequence[int | None]) -> int:
+def series_parts(members: Sequence[PullRequest]) -> int:
     """How many parts of the lead's series an entry holds (its lead first): distinct titles
     linked to the lead by evidence, directly or through each other. A reland, a revert of
     a revert, a duplicate title (a number landed twice, the same fix made again) or a row
@@ -89,7 +56,7 @@ def series_parts(members: Sequence[PullRequest], stacks: Sequence[int | None]) -
     parts = [kind_of(pr.title) is None for pr in members]
     for i, pr in enumerate(members):
         if parts[i]:
-            for key in series_evidence(pr, stacks[i]):
+            for key in series_keys(pr):
                 groups.join(i, first.setdefault(key, i))
     if not parts[0]:
         return 0

@@ -1,8 +1,7 @@
-"""A repository page's "notable in the latest digest": the week's most notable PRs (the
-digest's Key Takeaways lead, by the same notability), then the breaking changes,
-deprecations and new components the newest published digest's analysis found (its stored
-context's `news`), each linked to its PR. Digests stored before the analysis had news have
-none."""
+"""A repository page's "notable in the latest digest": the newest published digest's lead
+(what its Key Takeaways name: releases, breaks, the strongest changes), then the other
+breaking changes and deprecations it tells, each in its brief's words and linked to its
+PR. Digests stored before digests were planned from briefs have none."""
 
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ from dataclasses import dataclass
 
 import msgspec
 
-from ..analyze.english import plural
 from ..errors import StoreError
 from ..models import Report
 from .entries import Entry
@@ -22,7 +20,7 @@ _LABELS = {"breaking": "Breaking", "deprecation": "Deprecation"}
 
 @dataclass(frozen=True)
 class NewsItem:
-    label: str  # Top | Breaking | Deprecation | New
+    label: str  # Top | Release | Breaking | Deprecation
     text: str  # plain text: the template escapes it
     path: str  # a new component's directory, shown as code ('' for the others)
     number: int | None
@@ -60,59 +58,46 @@ def latest_news(repo: str, entries: Sequence[Entry], reports: Sequence[Report]) 
 
 
 # What this page reads of a stored digest's context (the analysis, as the store keeps it).
-class _Breaking(msgspec.Struct, frozen=True):
-    pr: int
-    kind: str  # breaking | deprecation | …
-    sentence: str
-    subject: str | None = None
+class _Brief(msgspec.Struct, frozen=True):
+    what: str
+    announced: str = ""  # breaking | deprecation | default | ""
+    release: str = ""
 
 
-class _Component(msgspec.Struct, frozen=True):
-    lead: int | None
-    files: int
-    path: str
-
-
-class _News(msgspec.Struct, frozen=True):
+class _Plan(msgspec.Struct, frozen=True):
     lead: list[int] = []
-    breaking: list[_Breaking] = []
-    new_components: list[_Component] = []
 
 
 class _Cited(msgspec.Struct, frozen=True):
-    clean_title: str
     url: str | None
 
 
-class _StoredNews(msgspec.Struct, frozen=True):
-    news: _News | None = None  # None: stored before the analysis had news
-    prs: dict[str, _Cited] | None = None
+class _Stored(msgspec.Struct, frozen=True):
+    plan: _Plan | None = None  # None: stored before digests were planned from briefs
+    briefs: dict[str, _Brief] = {}
+    prs: dict[str, _Cited] = {}
 
 
 def _items(report: Report) -> list[NewsItem]:
+    """The digest's lead, then the rest of what it announces, each by its brief's words."""
     try:
-        stored = msgspec.convert(report.context, _StoredNews)
+        stored = msgspec.convert(report.context, _Stored)
     except msgspec.ValidationError as exc:
         raise StoreError(
             f"the stored digest of {report.repo} for {report.window_start}..{report.window_end}"
             f" cannot be read ({exc})",
             "write that digest again with `prdigest digest`",
         ) from None
-    news, prs = stored.news or _News(), stored.prs or {}
+    if stored.plan is None:
+        return []
+    announced = [n for n, b in stored.briefs.items() if b.announced in _LABELS]
+    order = [str(n) for n in stored.plan.lead]
+    order += [n for n in announced if n not in order]
     out = []
-    announced = {row.pr for row in news.breaking if row.kind in _LABELS}
-    made = {c.lead for c in news.new_components}
-    for number in news.lead:  # told below as what they announce or make
-        pr = prs.get(str(number))
-        if pr is not None and number not in announced and number not in made:
-            out.append(NewsItem("Top", pr.clean_title.replace("`", ""), "", number, pr.url))
-    for row in news.breaking:
-        if row.kind in _LABELS and str(row.pr) in prs:
-            text = (row.subject or row.sentence.rstrip(".")).replace("`", "")
-            out.append(NewsItem(_LABELS[row.kind], text, "", row.pr, prs[str(row.pr)].url))
-    for component in news.new_components:
-        lead = component.lead
-        url = prs[str(lead)].url if lead is not None and str(lead) in prs else ""
-        files = plural(component.files, "file")
-        out.append(NewsItem("New", files, component.path + "/", lead, url))
+    for number in order:
+        brief, pr = stored.briefs.get(number), stored.prs.get(number)
+        if brief is None or pr is None:
+            continue
+        label = _LABELS.get(brief.announced) or ("Release" if brief.release else "Top")
+        out.append(NewsItem(label, brief.what.replace("`", ""), "", int(number), pr.url))
     return out

@@ -1,5 +1,6 @@
-"""The closing blocks of the deterministic digest (reverts, week over week, contributors,
-the empty window) and the `Ledger` every citation and figure goes through.
+"""What every digest has besides its briefs: the `Ledger` every citation and figure goes
+through, the contributors, the digest of a window without PRs, and the closing note of
+what was checked.
 
 The ledger refuses a PR outside the window and hands each line the PRs it cites and the
 figures it quotes, as the document (`digest_document.Line`) carries them for the verifier.
@@ -7,9 +8,9 @@ figures it quotes, as the document (`digest_document.Line`) carries them for the
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 
-from ..analyze.context_types import AreaTheme, DigestContext, DirectPush, PRFacts, Reland, Revert
+from ..analyze.context_types import DigestContext, DirectPush, PRFacts
 from ..analyze.english import plural
 from ..render.markdown import code, inline, plain
 from .digest_document import Block, Digest, Figure, Line, Section
@@ -66,97 +67,7 @@ class Ledger:
         return made
 
 
-_MOVES = 3  # areas named per line of Week over Week: the biggest moves say it
 _NAMES = 5  # first-time contributors named before "and N more"
-REVERTS_SHOWN = 6  # reverts (and relands of earlier changes) told one by one; the rest counted
-
-
-def reverts(context: DigestContext, ledger: Ledger) -> Block | None:
-    """Reverts, first those not relanded in the window (what is still out), then relands
-    of earlier changes; past REVERTS_SHOWN a count line keeps the digest selective."""
-    rows = sorted(context.reverts, key=lambda row: row.relanded_by is not None)
-    told = {row.relanded_by for row in rows}  # told beside their revert, or counted with it
-    relands = [row for row in context.relands if row.reland not in told]
-    # One line more tells the last entry rather than counting it.
-    shown = (
-        len(rows) + len(relands) if len(rows) + len(relands) <= REVERTS_SHOWN + 1 else REVERTS_SHOWN
-    )
-    lines = [ledger.line(_revert_line(row, ledger)) for row in rows[:shown]]
-    room = max(0, shown - len(lines))
-    lines += [ledger.line(_reland_line(row, ledger)) for row in relands[:room]]
-    untold, untold_relands = rows[shown:], relands[room:]
-    if untold or untold_relands:
-        lines.append(Line(_untold(untold, len(untold_relands))))
-    return Block("Reverts and Relands", tuple(lines)) if lines else None
-
-
-def _revert_line(row: Revert, ledger: Ledger) -> str:
-    who = (
-        ledger.cite(row.revert)
-        if row.revert is not None and ledger.has(row.revert)
-        else f"A direct push ({code(row.sha[:7])})"
-    )
-    what = f"“{inline(row.title, symbols=False)}”" if row.title else "an earlier change"
-    target = row.reverted
-    if target is not None and ledger.has(target) and row.reverted_in_window:
-        where = f" ({ledger.cite(target)}, landed this week)"
-    elif target is not None:
-        where = f" (#{target}, from an earlier week)"
-    else:
-        where = ""
-    text = f"{who} reverted {what}{where}"
-    if row.relanded_by is not None and ledger.has(row.relanded_by):
-        text += f"; relanded by {ledger.cite(row.relanded_by)}"
-    elif row.reverted_in_window:
-        text += "; not relanded this week"
-    return text + "."
-
-
-def _reland_line(row: Reland, ledger: Ledger) -> str:
-    who = (
-        ledger.cite(row.reland)
-        if row.reland is not None and ledger.has(row.reland)
-        else f"A direct push ({code(row.sha[:7])})"
-    )
-    target = row.relanded
-    if row.title:
-        what = f"“{inline(row.title, symbols=False)}”"
-        if target is not None and not row.relanded_in_window:
-            what += f" (#{target}, from an earlier week)"
-    elif target is not None:
-        what = f"#{target} (from an earlier week)"
-    else:
-        what = "an earlier change"
-    return f"{who} relanded {what}."
-
-
-def _untold(rows: list[Revert], relands: int) -> str:
-    parts = []
-    if rows:
-        relanded = sum(row.relanded_by is not None for row in rows)
-        parts.append(
-            plural(len(rows), "more revert")
-            + (f" ({relanded} relanded this week)" if relanded else "")
-        )
-    if relands:
-        parts.append(plural(relands, "more reland") + " of earlier changes")
-    return f"Also {' and '.join(parts)}; `--format json` lists them all."
-
-
-def trends(context: DigestContext, told: Collection[str] = ()) -> Block | None:
-    """The areas that moved, or nothing: the total's movement is the Key Takeaways' to
-    tell, and a block repeating it carries nothing. An area whose own section's intro
-    says its movement already (`told`: "6 PRs, up from 3") is not told again."""
-    trends = context.trends
-    if not trends.total.previous:
-        return None
-    lines = []
-    for label, moved in (("Rising", trends.rising), ("Falling", trends.falling)):
-        rows = [r for r in moved if r.area not in told]
-        if rows:
-            parts = [f"{r.area} {r.previous} → {r.count}" for r in rows[:_MOVES]]
-            lines.append(Line(f"**{label}:** {plain('; '.join(parts))}."))
-    return Block("Week over Week", tuple(lines)) if lines else None
 
 
 def first_timers(count: int, context: DigestContext) -> str:
@@ -268,16 +179,4 @@ def closing(digest: Digest, context: DigestContext) -> str:
         " repository. To link them, sync the clone under its GitHub name:"
         f" {code('prdigest sync OWNER/NAME --git PATH')}"
         f" (or {code('./scripts/quickstart.sh PATH OWNER/NAME')})."
-    )
-
-
-def theme_label(theme: AreaTheme) -> str:
-    """`**Name:** ` before a theme's sentence; nothing for a theme without a name (one PR)."""
-    return f"**{inline(theme.name)}:** " if theme.name else ""
-
-
-def more_prs(count: int, theme: AreaTheme) -> str:
-    """`3 more PRs on this theme`; `3 related PRs` when the theme has no name to refer to."""
-    return (
-        f"{plural(count, 'more PR')} on this theme" if theme.name else plural(count, "related PR")
     )
