@@ -544,6 +544,8 @@ def _from_title(text: str, pr: PullRequest) -> Announcement | None:
             kind, why = found
             if why in _LIBRARY_ONLY and not _touches_library(pr):
                 return None  # a default or a name in a test, CI or example script
+            if why == "raises a minimum version" and not _touches_manifest(pr):
+                return None  # a version gate in code (`min JAX for collective streams`)
             if why in _OPTION_REMOVAL and _NOT_NEEDED.search(text):
                 return None  # `remove X option, do it automatically`: nothing to act on
             return _made(kind, why, text, pr, clause)
@@ -555,6 +557,18 @@ _NOT_NEEDED = re.compile(
     r"(?i)\b(?:automatic(?:ally)?|by default|no longer (?:needed|necessary))\b"
 )
 _CHECK_ROLES = frozenset({FileRole.TEST, FileRole.DOCS, FileRole.CI, FileRole.BENCH})
+
+
+_MANIFEST = re.compile(
+    r"(?i)(?:^|/)(?:setup\.py|setup\.cfg|pyproject\.toml|requirements[^/]*\.txt|cargo\.toml|"
+    r"go\.mod|package\.json|environment\.ya?ml|[^/]*dependenc[^/]*|[^/]*versions?_table[^/]*)$"
+)
+
+
+def _touches_manifest(pr: PullRequest) -> bool:
+    """Whether the PR changes what installs it: a package manifest or requirements file (a
+    record with no files says nothing against it)."""
+    return not pr.files or any(_MANIFEST.search(f.path) for f in pr.files)
 
 
 def _only_checks(pr: PullRequest) -> bool:

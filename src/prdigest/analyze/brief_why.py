@@ -21,7 +21,7 @@ import re
 
 from ..reading.pr_body import PRBody, Role
 from .english import sentence_case
-from .statements import content_words, sentences
+from .statements import as_statement, content_words, sentences
 
 MAX_WORDS = 25
 _CONNECTIVE = re.compile(
@@ -64,7 +64,9 @@ def stated_why(body: PRBody, what: str, claims: tuple[str, ...], fix: bool) -> t
     for section in body.of(Role.SUMMARY, Role.USERS):
         for text in section.paragraphs[:3]:
             for sentence in sentences(text)[:3]:
-                found = _CONNECTIVE.search(sentence)
+                # a reason belongs to the change only in a sentence stating the change;
+                # elsewhere it may be the old code's ("… which prevents async work")
+                found = _CONNECTIVE.search(sentence) if as_statement(sentence) else None
                 clause = _short(found.group("clause")) if found else ""
                 if clause and _fit(clause) and not _restates(clause, what):
                     return clause[:1].lower() + clause[1:], "reason"

@@ -26,8 +26,10 @@ from .statements import content_words
 
 # a scope or tag that says how a change was made, not what it is about
 _PROCESS = STOP_TAGS | CONVENTIONAL_TYPES | frozenset(
-    {"deps", "dep", "dependencies", "release", "build", "core", "misc", "main", "general",
-     "internal", "pr", "agents", "ai", "claude"}
+    {"deps", "dep", "dependencies", "dependency", "release", "build", "core", "misc", "main",
+     "general", "internal", "pr", "agents", "ai", "claude", "python", "py", "rust", "rs", "go",
+     "js", "ts", "cpp", "c++", "cuda", "all", "common", "repo", "project", "tooling", "infra",
+     "depr", "deprecation", "breaking", "ux", "api"}
 )  # fmt: skip
 _RAW_PREFIX = re.compile(rf"^\s*(?:\[[^\]]*\]\s*)*(?P<prefix>{COLON_PREFIX})\s*:\s+")
 _SCOPE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*[A-Za-z]+\((?P<scope>[^()]{1,40})\)!?:\s")
@@ -136,7 +138,10 @@ def subject_of(it: Item, spelling: Spelling) -> str:
         candidates.append(f"`{code.group('name')}`")
     folders = {normalize_tag(d) for f in it.pr.files for d in f.path.split("/")[:-1]}
     for candidate in candidates:
-        name = candidate.strip().strip("[]()").strip()
+        name = candidate.strip()
+        name = name[1:-1].strip() if name[:1] + name[-1:] in ("[]", "()") else name
+        if "(" in name or ")" in name:
+            continue  # `fix(ci)`: a conventional type and its scope, read above
         key = normalize_tag(name)
         if not key or key in _PROCESS or key.isdigit() or len(name) > 40:
             continue

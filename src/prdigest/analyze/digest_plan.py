@@ -214,6 +214,8 @@ def _weight(b: Brief) -> float:
         weight += 1.0
     if b.why:
         weight += 0.5  # a change that says why reads as news, not a title
+    if b.figures:
+        weight += 2.0  # a measured result is what readers quote
     if not b.user_facing and not b.release:
         weight -= 6.0
     return weight
@@ -240,6 +242,7 @@ _LEAD_BONUS = {AnnouncementKind.BREAKING: 1.0, AnnouncementKind.DEPRECATION: 0.5
 # CI and test plumbing, or a package of helpers for the project's own code
 _HOUSEKEEPING = re.compile(
     r"(?i)\b(?:ci|test(?:s|ing)?|lint\w*|typing|benchmarks?|for doc|for docs)\b|"
+    r"^(?:refactors?|simplifies|restructures|reorganizes|starts? using|cleans? up)\b|"
     r"[\w-]*(?:utils|helpers|internal|support|common)[\w-]*`? (?:crate|package|module|library)"
 )
 

@@ -60,7 +60,7 @@ _BARE_TYPES = {"enh": "enh", "feat": "feat", "fix": "fix", "bug": "fix", "doc": 
 
 CONVENTIONAL_TYPES = frozenset(
     "feat feature fix bugfix perf docs doc test tests ci chore refactor build style revert "
-    "deps security enh".split()
+    "deps security enh depr".split()
 )
 
 
