@@ -109,7 +109,7 @@ def test_a_week_without_prs_is_printed_but_not_stored(synced: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("# Analysis of Pull Requests")
     assert result.stderr.rstrip().endswith(
-        "not stored: no PR landed in the window, so nothing to publish"
+        "not stored: nothing landed in the window (no PR, no direct push), so nothing to publish"
     )
     assert _report_ids(synced) == []
 
