@@ -31,11 +31,9 @@ VAD = 17375  # "Enable Silero Voice Activitiy Detection (VAD) model to detect sp
 @pytest.fixture(scope="module")
 def prs() -> dict[int, str]:
     """Title, body and changed paths of every PR of 2026-W01 and 2026-W07 (real data)."""
-    from conftest import SHARED_DATA
+    from conftest import ET_RECORDS, real_data
 
-    path = SHARED_DATA / "pytorch__executorch" / "prs.jsonl.gz"
-    if not path.exists():
-        pytest.skip(f"real data not available: {path} is absent (set PRDIGEST_SHARED_DATA)")
+    path = real_data(ET_RECORDS)
     texts = {}
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         for line in handle:

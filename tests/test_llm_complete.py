@@ -196,15 +196,14 @@ def test_the_news_is_in_key_takeaways_and_the_callout_whatever_the_model_wrote(
     assert "users should move off it" in notable
 
 
+@pytest.mark.whole_history("ao's records with their diffs")
 def test_two_breaks_in_the_lead_share_one_consequence(tmp_path):
     """With the diffs read, #3510 deletes what it deprecates: two breaking changes lead
     2025-W51. "— code using it must change" after each was the same clause
     twice; it is said once, for both."""
-    from conftest import SHARED_DATA
+    from conftest import real_data
 
-    patches = SHARED_DATA / "pytorch__ao" / "prs-2025Q4-2026Q1-patches.jsonl.gz"
-    if not patches.exists():
-        pytest.skip(f"real data not available: {patches} is absent (set PRDIGEST_SHARED_DATA)")
+    patches = real_data("pytorch__ao/prs-2025Q4-2026Q1-patches.jsonl.gz")
     with FakeLLMServer(good_responder) as server:
         markdown = digest(tmp_path, patches, server).stdout
     notable = next(line for line in markdown.splitlines() if line.startswith("Most notable"))

@@ -158,7 +158,16 @@ def test_every_servers_context_refusal_is_read_with_its_size(server_name):
 MONTH = window_between("2026-01-26", "2026-02-26")  # 510 PRs: requests of 3,000+ tokens
 
 
-@pytest.mark.parametrize("style", ["llama-server", "llama-cpp-python", "vllm", "openai"])
+@pytest.mark.parametrize(
+    "style",
+    [
+        # it counts the prompt alone: only the month's 510 PRs make one over 2,048 tokens
+        pytest.param("llama-server", marks=pytest.mark.whole_history("a month of 510 PRs")),
+        "llama-cpp-python",
+        "vllm",
+        "openai",
+    ],
+)
 def test_a_context_refusal_replans_within_the_size_the_server_gives(store, style):
     """Issue 14, failure 2: llama-server's refusal fell back to the deterministic writer
     with the hint "check --llm-model"."""

@@ -22,11 +22,9 @@ from prdigest.write.llm.verify import (
 @pytest.fixture(scope="module")
 def week(request: pytest.FixtureRequest) -> dict[int, str]:
     """Title and body of every PR that landed in executorch 2026-W07 (real data)."""
-    from conftest import SHARED_DATA
+    from conftest import ET_RECORDS, real_data
 
-    path = SHARED_DATA / "pytorch__executorch" / "prs.jsonl.gz"
-    if not path.exists():
-        pytest.skip(f"real data not available: {path} is absent (set PRDIGEST_SHARED_DATA)")
+    path = real_data(ET_RECORDS)
     texts = {}
     with gzip.open(Path(path), "rt", encoding="utf-8") as handle:
         for line in handle:
