@@ -35,7 +35,7 @@ def executorch_pulls() -> list[dict[str, Any]]:
 def test_rest_pulls_parse_with_state_sha_labels_and_files(
     executorch_pulls: list[dict[str, Any]],
 ) -> None:
-    assert len(executorch_pulls) > 800  # over 7,000 from the shared data, 951 from the excerpt
+    assert len(executorch_pulls) > 800  # over 7,000 from the shared data, 1,098 from the excerpt
     states = set()
     renames = 0
     for raw in executorch_pulls:

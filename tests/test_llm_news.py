@@ -10,8 +10,6 @@ import json
 import re
 from dataclasses import replace
 
-import pytest
-
 from fakes.llm_server import FakeLLMServer, Prompt, good_responder, parse_prompt
 from llm_helpers import REPO, Recorder, audit_markdown, write_full
 from prdigest import pipeline
@@ -155,7 +153,6 @@ def test_the_model_is_shown_the_results_the_analysis_quoted_never_a_threshold() 
     assert "1.10x" not in line.split("| claim: ", 1)[1]
 
 
-@pytest.mark.whole_history("executorch 2026-W05, 154 PRs")
 def test_the_llm_digest_lays_out_the_sections_the_analysis_planned(store) -> None:
     """Executorch 2026-W05: the LLM writer gave the first six areas a section and put 57 of
     148 PRs under Other Areas, areas of 5+ PRs among them. Its sections are now the

@@ -161,8 +161,7 @@ MONTH = window_between("2026-01-26", "2026-02-26")  # 510 PRs: requests of 3,000
 @pytest.mark.parametrize(
     "style",
     [
-        # it counts the prompt alone: only the month's 510 PRs make one over 2,048 tokens
-        pytest.param("llama-server", marks=pytest.mark.whole_history("a month of 510 PRs")),
+        "llama-server",
         "llama-cpp-python",
         "vllm",
         "openai",

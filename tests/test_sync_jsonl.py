@@ -38,7 +38,7 @@ def test_sync_stores_every_record_once(tmp_path: Path, executorch_jsonl: Path) -
     first = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
     assert first.exit_code == 0, first.output
     records = _records(executorch_jsonl)
-    assert _count(db) == len(records)  # 8,151 of the shared data, 977 of its excerpt
+    assert _count(db) == len(records)  # 8,151 of the shared data, 1,130 of its excerpt
     rows = table_rows(db, *TABLES)
     second = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
     assert "0 read" in second.stderr

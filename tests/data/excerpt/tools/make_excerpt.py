@@ -59,7 +59,7 @@ SELECTION: dict[str, Pick] = {
     "pytorch__executorch/prs.jsonl.gz": Pick(
         days=(
             ("2025-01-01", "2025-02-09"),  # its first 457 records, six weeks
-            *_weeks("2025-W37", "2026-W01", "2026-W06", "2026-W07"),
+            *_weeks("2025-W37", "2026-W01", "2026-W05", "2026-W06", "2026-W07"),
             ("2025-07-17", "2025-07-17"),  # a ghstack stack of four (#12519 …)
             ("2025-08-23", "2025-08-23"),  # a stack in three kinds (#13593 …)
         ),
