@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install prdigest, sync a git clone and write the digest of its last 7 days, on embedded
-# defaults (SQLite store, deterministic writer, no network). A clone whose newest PR is
-# older than that gets the digest of the last 7 days that have PRs, and is told so. Then
-# it says where the digest is stored and which commands to try next. Usage:
+# defaults (SQLite store, deterministic writer, no network). A clone whose newest commit is
+# older than that gets the digest of the last 7 days that have commits, and is told so; a
+# window of direct pushes only (no PR) is digested and stored like any other. Then it says
+# where the digest is stored and which commands to try next, each one runnable as printed
+# (tests/test_quickstart.py runs them). Usage:
 #   ./scripts/quickstart.sh [CLONE] [OWNER/NAME]
 # CLONE defaults to this repository; OWNER/NAME to the clone's GitHub origin, else
 # quickstart/<folder name>: a try-out name that `site build` does not publish.
@@ -32,43 +34,47 @@ if [ -z "$repo" ]; then
 fi
 
 prdigest sync "$repo" --git "$clone"
-# Where the store is and the newest landed day, from `status` (one line: "DB<tab>DAY").
-IFS=$'\t' read -r db newest < <(prdigest status --format json | python3 -c '
-import json, sys
-data = json.load(sys.stdin)
-row = next((r for r in data["repositories"] if r["name"] == sys.argv[1]), {})
-print(data["database"], (row.get("last_merged") or "-")[:10], sep="\t")
-' "$repo")
-if [ "$newest" = "-" ]; then
-  say "Error: $clone has no commits on its default branch — give a clone with history"
-  exit 1
+# The store, the window, the newest landing and another week worth a digest, read from the
+# store (one line: DB, FIRST DAY, LAST DAY, NEWEST DAY, MOVED, EARLIER WEEK or -).
+IFS=$'\t' read -r db since_day until_day newest moved earlier \
+  < <(python3 -m prdigest.cli.quickstart "$repo")
+if [ "$moved" = 1 ]; then
+  say "Nothing of $repo landed in the last 7 days: its newest commit is from $newest."
+  say "Writing the digest of the last 7 days that have commits instead, $since_day..$until_day."
 fi
+prdigest digest "$repo" --since "$since_day" --until "$until_day" --writer deterministic
 
-today="$(date -u +%F)"
-until_day="$today"
-since_day="$(date -u -d "$today -6 days" +%F)"
-if [[ "$newest" < "$since_day" ]]; then
-  until_day="$newest"
-  since_day="$(date -u -d "$newest -6 days" +%F)"
-  say "Nothing of $repo landed in the last 7 days: its newest PR is from $newest."
-  say "Writing the digest of the last 7 days that have PRs instead, $since_day..$until_day."
-fi
-prdigest digest "$repo" --since "$since_day" --until "$until_day"
-
-id="$(prdigest reports list "$repo" | awk -v w="$since_day..$until_day" \
+id="$(prdigest reports list "$repo" 2>/dev/null | awk -v w="$since_day..$until_day" \
   '$3 == "digest" && $4 == w && $5 == "deterministic" { print $1; exit }')"
-earlier="$(date -u -d "$until_day -7 days" +%G-W%V)"
+
+# The commands to try next, as this shell can run them: `prdigest` when it is the one just
+# installed (a user install may leave it off PATH), else through python3.
+cli="python3 -m prdigest"
+found="$(type -P prdigest || true)"  # the one on PATH, not the function above
+if [ -n "$found" ]; then
+  interpreter="$(head -n 1 "$found" | sed -n 's/^#![[:space:]]*//p' | awk '{ print $1 }')"
+  prefix() { "$1" -c 'import sys; print(sys.prefix)' 2>/dev/null || true; }
+  if [ -n "$interpreter" ] && [ "$(prefix "$interpreter")" = "$(prefix python3)" ]; then
+    cli="prdigest"
+  fi
+fi
 say ""
-say "Stored as report $id in $db"
-say "(the database every prdigest command uses; --db or PRDIGEST_DB for another)."
+if [ -n "$id" ]; then
+  say "Stored as report $id in $db"
+  say "(the database every prdigest command uses; --db or PRDIGEST_DB for another)."
+else
+  say "Not stored in $db: the line above says why."
+fi
 say "Next:"
-next() { printf '  %-58s # %s\n' "$1" "$2" >&2; }
-next "prdigest reports show $id" "this digest again"
-next "prdigest digest $repo --week $earlier" "another week (ISO), from the store"
-next "prdigest reports list" "every stored digest and release note"
-next "prdigest site build --out public" "the DevLog site of what is stored"
-next "prdigest site serve --out public" "preview it on http://127.0.0.1:8000/"
-next "prdigest reports delete $id" "remove this digest"
+next() { printf '  %-58s # %s\n' "$cli $1" "$2" >&2; }
+[ -z "$id" ] || next "reports show $id" "this digest again"
+if [ "$earlier" != "-" ]; then
+  next "digest $repo --week $earlier" "an earlier week with commits (ISO), from the store"
+fi
+next "reports list" "every stored digest and release note"
+next "site build --out public" "the DevLog site of what is stored"
+next "site serve --out public" "preview it on http://127.0.0.1:8000/"
+[ -z "$id" ] || next "reports delete $id" "remove this digest"
 if [ -n "$try_out" ]; then
   say "$repo is the quickstart's name for a clone with no GitHub origin: site build"
   say "leaves quickstart/… out. To publish, run the quickstart again with OWNER/NAME."

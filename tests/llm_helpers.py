@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import SHARED_DATA
+from conftest import ET_RECORDS, real_data
 from fakes.llm_server import FakeLLMServer
 from prdigest import pipeline
 from prdigest.analyze import DigestContext
@@ -55,11 +55,7 @@ class Recorder:
 
 @pytest.fixture(scope="module")
 def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    executorch_jsonl = SHARED_DATA / "pytorch__executorch" / "prs.jsonl.gz"
-    if not executorch_jsonl.exists():
-        pytest.skip(
-            f"real data not available: {executorch_jsonl} is absent (set PRDIGEST_SHARED_DATA)"
-        )
+    executorch_jsonl = real_data(ET_RECORDS)
     path = tmp_path_factory.mktemp("llm") / "template.db"
     store = open_store(str(path))
     pipeline.sync(store, REPO, pipeline.SourceSpec(jsonl=executorch_jsonl))

@@ -123,6 +123,7 @@ def test_boilerplate_versions_and_sizes_are_not_claims(body: str) -> None:
     assert find_claims("Update things", body) == []
 
 
+@pytest.mark.whole_history("over 100 claims, from every record")
 def test_every_claim_in_the_real_data_is_verbatim(executorch_jsonl: Path, ao_jsonl: Path) -> None:
     found = 0
     for path, repo in ((executorch_jsonl, ET), (ao_jsonl, AO)):

@@ -62,7 +62,13 @@ def _write_config(tmp_path: Path, text: str) -> Config:
 
 # ---- built-in profiles on all real records --------------------------------------------------------
 @pytest.mark.parametrize(
-    ("repo", "fixture"), [("pytorch/executorch", "executorch_prs"), ("pytorch/ao", "ao_prs")]
+    ("repo", "fixture"),
+    [
+        ("pytorch/executorch", "executorch_prs"),  # 15 areas in tests/data/excerpt too
+        pytest.param(
+            "pytorch/ao", "ao_prs", marks=pytest.mark.whole_history("every record, 15 areas")
+        ),
+    ],
 )
 def test_builtin_profile_gives_specific_area_to_95_percent(
     repo: str, fixture: str, request: pytest.FixtureRequest
@@ -90,6 +96,7 @@ def test_builtin_profile_gives_specific_area_to_95_percent(
         assert result.profile == profile.name
 
 
+@pytest.mark.whole_history("every kind rule on 300 records")
 def test_every_kind_rule_source_is_used_on_executorch(executorch_prs: list[PullRequest]) -> None:
     results = profile_for("pytorch/executorch", Config()).classify_all(executorch_prs)
     evidence = Counter(result.kind_rule.rsplit("/", 1)[-1] for result in results)
@@ -321,6 +328,7 @@ def test_profile_from_a_toml_file(tmp_path: Path, executorch_prs: list[PullReque
 
 
 # ---- the generic profile --------------------------------------------------------------------------
+@pytest.mark.whole_history("every record's paths")
 def test_generic_profile_on_executorch_layout(executorch_prs: list[PullRequest]) -> None:
     profile = profile_for("someone/unknown", Config())
     results = profile.classify_all(executorch_prs)
@@ -341,6 +349,7 @@ def test_generic_profile_on_executorch_layout(executorch_prs: list[PullRequest])
     assert profile.area_names()[0] == "Backends: Arm"  # busiest first
 
 
+@pytest.mark.whole_history("over 100 test files mirrored")
 def test_generic_profile_mirrors_tests_onto_components(ao_prs: list[PullRequest]) -> None:
     profile = profile_for("someone/unknown", Config())
     results = profile.classify_all(ao_prs)
@@ -443,6 +452,7 @@ def test_model_decides_only_where_rules_are_weak(executorch_prs: list[PullReques
     assert model.seen == 1
 
 
+@pytest.mark.whole_history("150 reverts and relands")
 def test_reverts_and_relands_are_paired(
     executorch_prs: list[PullRequest], ao_prs: list[PullRequest]
 ) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import WORKSHEET
 from helpers import run_cli
 from prdigest.classify import load_profile
 from prdigest.classify.code_index import (
@@ -210,11 +209,20 @@ def test_a_model_carries_its_index_through_its_file(worksheet: list, tmp_path: P
     assert "__code_torch/csrc/jit" in symbolic_tokens(unseen, loaded.featurizer.hints, None, code)
 
 
-def test_cli_trains_with_code_and_explains_with_it(worksheet: list, tmp_path: Path) -> None:
+def test_cli_trains_with_code_and_explains_with_it(
+    worksheet: list, worksheet_csv: Path, tmp_path: Path
+) -> None:
     root = _tree(tmp_path / "repo", {"torch/csrc/jit/mobile/type_parser.h": NATIVE_SOURCE})
     model = tmp_path / "m.prdm"
     trained = run_cli(
-        "classify", "train", "--labels", str(WORKSHEET), "--out", str(model), "--code", str(root)
+        "classify",
+        "train",
+        "--labels",
+        str(worksheet_csv),
+        "--out",
+        str(model),
+        "--code",
+        str(root),
     )
     assert trained.exit_code == 0, trained.output
     assert "code index of 8 names" in trained.output
@@ -238,21 +246,21 @@ def test_cli_trains_with_code_and_explains_with_it(worksheet: list, tmp_path: Pa
     assert "code: TypeParser → torch/csrc/jit/mobile" in explained.output
 
 
-def test_cli_code_option_errors(tmp_path: Path, worksheet: list) -> None:
+def test_cli_code_option_errors(tmp_path: Path, worksheet: list, worksheet_csv: Path) -> None:
     out = tmp_path / "m.prdm"
     missing = run_cli(
-        "classify", "train", "--labels", str(WORKSHEET), "--out", str(out), "--code", "nowhere"
+        "classify", "train", "--labels", str(worksheet_csv), "--out", str(out), "--code", "nowhere"
     )
     assert missing.exit_code == 1
     assert missing.output.count("\n") == 1 and "code source nowhere not found" in missing.output
     assert not out.exists()
-    alone = run_cli("classify", "eval", "--labels", str(WORKSHEET), "--code", str(tmp_path))
+    alone = run_cli("classify", "eval", "--labels", str(worksheet_csv), "--code", str(tmp_path))
     assert alone.exit_code == 2 and "--code and --no-code go with --folds" in alone.output
     both = run_cli(
         "classify",
         "train",
         "--labels",
-        str(WORKSHEET),
+        str(worksheet_csv),
         "--out",
         str(out),
         "--code",
@@ -292,10 +300,10 @@ def test_a_corrupt_index_file_is_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_the_pytorch_profile_trains_with_its_code_index_unless_told_not_to(
-    worksheet: list, tmp_path: Path
+    worksheet: list, worksheet_csv: Path, tmp_path: Path
 ) -> None:
     labels = tmp_path / "labels.csv"
-    labels.write_text("".join(WORKSHEET.read_text(encoding="utf-8").splitlines(True)[:400]))
+    labels.write_text("".join(worksheet_csv.read_text(encoding="utf-8").splitlines(True)[:400]))
     with_index, without = tmp_path / "with.prdm", tmp_path / "without.prdm"
     assert (
         run_cli("classify", "train", "--labels", str(labels), "--out", str(with_index)).exit_code

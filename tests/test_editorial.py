@@ -70,6 +70,7 @@ READ_CATCHES = {
 }  # fmt: skip
 
 
+@pytest.mark.whole_history("every title of both repositories")
 @pytest.mark.parametrize(("fixture", "repo"), [("executorch_jsonl", EXECUTORCH), ("ao_jsonl", AO)])
 def test_breaking_catches_on_real_titles_are_the_ones_we_read(
     fixture: str, repo: str, request: pytest.FixtureRequest
@@ -104,13 +105,18 @@ def _by_rule_report(found: dict[str, list[Finding]]) -> str:
     return "\n".join(lines)
 
 
+# New components and house spelling are judged against the history before a week: on the
+# excerpt's scattered PRs, a directory seen long before looks new.
+_PAST = pytest.mark.whole_history("what is new and how names are spelled, from every week before")
+
+
 @pytest.mark.parametrize(
     ("fixture", "repo", "profile"),
     [
         ("executorch_jsonl", EXECUTORCH, None),
-        ("ao_jsonl", AO, None),
-        ("executorch_jsonl", EXECUTORCH, "generic"),
-        ("ao_jsonl", AO, "generic"),
+        pytest.param("ao_jsonl", AO, None, marks=_PAST),
+        pytest.param("executorch_jsonl", EXECUTORCH, "generic", marks=_PAST),
+        pytest.param("ao_jsonl", AO, "generic", marks=_PAST),
     ],
 )
 def test_every_week_reads_as_an_editor_wants(

@@ -18,18 +18,21 @@ REPO = "pytorch/executorch"
 
 
 @pytest.fixture
-def eight_weeks(tmp_path: Path, executorch_jsonl: Path) -> Path:
-    """executorch's first 700 records (2025-01-02 → 2025-02-27; 13 direct pushes), in a file."""
-    lines = gzip.open(executorch_jsonl, "rt", encoding="utf-8").read().splitlines()[:700]
-    path = tmp_path / "first700.jsonl"
+def six_weeks(tmp_path: Path, executorch_jsonl: Path) -> Path:
+    """executorch's first 457 records, its first six weeks (2025-01-02 → 2025-02-09; 7
+    direct pushes), in a file."""
+    lines = gzip.open(executorch_jsonl, "rt", encoding="utf-8").read().splitlines()
+    lines = [line for line in lines if json.loads(line)["committed_at"] < "2025-02-10"]
+    assert len(lines) == 457
+    path = tmp_path / "first457.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
 
 @pytest.fixture
-def synced(tmp_path: Path, eight_weeks: Path) -> Path:
+def synced(tmp_path: Path, six_weeks: Path) -> Path:
     db = tmp_path / "store.db"
-    assert run_cli("sync", REPO, "--jsonl", str(eight_weeks), db=db).exit_code == 0
+    assert run_cli("sync", REPO, "--jsonl", str(six_weeks), db=db).exit_code == 0
     return db
 
 
@@ -41,9 +44,9 @@ def test_errors_and_status_name_windows_in_iso_dates(synced: Path) -> None:
     assert result.exit_code == 1
     line = one_error_line(result)
     assert "for 2029-12-31..2030-01-06" in line and "20291231" not in line
-    assert "newest landed PR is from 2025-02-27" in line
+    assert "newest landed PR is from 2025-02-09" in line
     status = run_cli("status", db=synced).stdout
-    assert "(2025-01-02..2025-02-27)" in status, status
+    assert "(2025-01-02..2025-02-09)" in status, status
     assert "T05:30:18Z" not in status
 
 
@@ -74,9 +77,9 @@ def test_a_mistyped_db_is_an_error_naming_it_and_creates_nothing(
     assert not db.parent.exists(), "nothing created"
 
 
-def test_only_a_command_that_syncs_creates_the_database(tmp_path: Path, eight_weeks: Path) -> None:
+def test_only_a_command_that_syncs_creates_the_database(tmp_path: Path, six_weeks: Path) -> None:
     db = tmp_path / "new-dir" / "prdigest.db"
-    result = run_cli("digest", REPO, "--jsonl", str(eight_weeks), "--week", "2025-W05", db=db)
+    result = run_cli("digest", REPO, "--jsonl", str(six_weeks), "--week", "2025-W05", db=db)
     assert result.exit_code == 0, result.stderr
     assert db.exists()
     assert run_cli("status", db=db).exit_code == 0
@@ -88,12 +91,12 @@ def test_only_a_command_that_syncs_creates_the_database(tmp_path: Path, eight_we
 def test_status_counts_prs_and_direct_pushes_apart(synced: Path) -> None:
     assert run_cli("digest", REPO, "--week", "2025-W05", db=synced).exit_code == 0
     status = run_cli("status", db=synced).stdout
-    # 700 records: 687 with a PR number, 13 direct pushes (shared/data's README counts them)
-    assert f"{REPO}: 687 PRs and 13 direct pushes (2025-01-02..2025-02-27), 1 report\n" in status
+    # 457 records: 450 with a PR number, 7 direct pushes
+    assert f"{REPO}: 450 PRs and 7 direct pushes (2025-01-02..2025-02-09), 1 report\n" in status
     assert "1 reports" not in status
     data = json.loads(run_cli("status", "--format", "json", db=synced).stdout)
     [repo] = data["repositories"]
-    assert (repo["pull_requests"], repo["direct_pushes"], repo["reports"]) == (687, 13, 1)
+    assert (repo["pull_requests"], repo["direct_pushes"], repo["reports"]) == (450, 7, 1)
 
 
 # -- item 3: impossible windows are errors; stored reports listed, shown, deleted ------------
@@ -104,14 +107,14 @@ def test_status_counts_prs_and_direct_pushes_apart(synced: Path) -> None:
     [
         (["digest", REPO, "--week", "2020-W07"], "its oldest landed PR is from 2025-01-02"),
         (["digest", REPO, "--since", "2024-12-01", "--until", "2025-01-01"], "oldest landed PR"),
-        (["digest", REPO, "--week", "2025-W20"], "its newest landed PR is from 2025-02-27"),
+        (["digest", REPO, "--week", "2025-W20"], "its newest landed PR is from 2025-02-09"),
         (
             ["release-notes", REPO, "--since", "2020-01-01", "--until", "2020-03-31"],
             "for 2020-01-01..2020-03-31: its oldest landed PR is from 2025-01-02",
         ),
         (
             ["release-notes", REPO, "--since", "2025-06-01", "--until", "2025-06-30"],
-            "its newest landed PR is from 2025-02-27",
+            "its newest landed PR is from 2025-02-09",
         ),
     ],
 )
@@ -175,10 +178,10 @@ def test_reports_list_show_delete_and_the_site_follows(synced: Path, tmp_path: P
         assert f"no report {newest_id} in the store" in one_error_line(missing)
 
 
-def test_reports_on_postgresql(postgres_url: str, eight_weeks: Path) -> None:
+def test_reports_on_postgresql(postgres_url: str, six_weeks: Path) -> None:
     db = postgres_url
     args = ["--db", db]
-    made = run_cli(*args, "digest", REPO, "--jsonl", str(eight_weeks), "--week", "2025-W05")
+    made = run_cli(*args, "digest", REPO, "--jsonl", str(six_weeks), "--week", "2025-W05")
     assert made.exit_code == 0, made.stderr
     [line] = run_cli(*args, "reports", "list").stdout.splitlines()
     report_id = line.split()[0]
@@ -236,21 +239,21 @@ def _people(authors: list[tuple[str, str]]) -> int:
 
 
 def test_site_charts_every_week_from_the_prs_not_only_digested_weeks(
-    synced: Path, eight_weeks: Path, tmp_path: Path
+    synced: Path, six_weeks: Path, tmp_path: Path
 ) -> None:
     assert run_cli("digest", REPO, "--week", "2025-W05", db=synced).exit_code == 0  # one digest
     site = tmp_path / "public"
     assert run_cli("site", "build", "--out", str(site), db=synced).exit_code == 0
     page = (site / "repos" / "pytorch-executorch.html").read_text(encoding="utf-8")
-    expected = _weekly_prs(eight_weeks)
-    assert len(expected) == 9  # 2024-12-30 … 2025-02-24
+    expected = _weekly_prs(six_weeks)
+    assert len(expected) == 6  # 2024-12-30 … 2025-02-03
     total = sum(prs for prs, _ in expected.values())
     assert (
-        "Bar chart of PRs merged per week from the week of 2024-12-30 to the week of 2025-02-24:"
-        f" {total} in total over 9 weeks" in page
+        "Bar chart of PRs merged per week from the week of 2024-12-30 to the week of 2025-02-03:"
+        f" {total} in total over 6 weeks" in page
     )
     assert 'id="chart-reverts"' in page and 'id="chart-contributors"' in page
-    assert "Every week of the synced history, 2024-12-30 to 2025-03-02 (9 weeks)" in page
+    assert "Every week of the synced history, 2024-12-30 to 2025-02-09 (6 weeks)" in page
     rows = re.findall(
         r'<tr><th scope="row">([\d-]+)</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>', page
     )
@@ -296,10 +299,10 @@ def test_status_says_where_the_database_is(synced: Path) -> None:
 
 
 def test_site_leaves_quickstart_try_outs_out_unless_configured(
-    tmp_path: Path, eight_weeks: Path
+    tmp_path: Path, six_weeks: Path
 ) -> None:
     db = tmp_path / "store.db"
-    records = eight_weeks.read_text(encoding="utf-8").replace(REPO, "quickstart/executorch")
+    records = six_weeks.read_text(encoding="utf-8").replace(REPO, "quickstart/executorch")
     renamed = tmp_path / "renamed.jsonl"
     renamed.write_text(records, encoding="utf-8")
     args = ["digest", "quickstart/executorch", "--jsonl", str(renamed), "--week", "2025-W05"]

@@ -27,8 +27,12 @@ from prdigest.sources.records import parse_record
 from replay import MERGE_NUMBER, NON_UTF8_NUMBER, REPOSITORY_OVERRIDES, Replay, message_of, replay
 
 REPO = "pytorch/executorch"
-REPLAYED = 400  # enough for renames, binaries, an empty commit; small enough to stay quick
-FIRST = 1000  # records 1000-1399 (early 2025) hold an empty commit (record 1199)
+# executorch's 2025-W37, 2026-W06 and 2026-W07 (390 records, in the excerpt too): renames,
+# binaries, empty commits, direct pushes; quick to replay.
+REPLAYED_WEEKS = (("2025-09-08", "2025-09-14"), ("2026-02-02", "2026-02-15"))
+REPLAYED = 390
+# #14873 moves .png files: it and the 11 records around it (landed 2025-10-20)
+BINARY_RENAME = (15247, 15233, 15239, 15266, 15139, 15272, 14873, 15171, 15275, 15284, 15287, 15062)
 
 
 @pytest.fixture(autouse=True)
@@ -65,10 +69,15 @@ def _replays(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Replay]:
 def replayed(
     executorch_jsonl: Path, _replays: dict[int, Replay], tmp_path_factory: pytest.TempPathFactory
 ) -> Replay:
-    """A shared, read-only replay of the first REPLAYED records (built once)."""
+    """A shared, read-only replay of the records of REPLAYED_WEEKS (built once)."""
     if REPLAYED not in _replays:
         dest = tmp_path_factory.mktemp("replay") / "executorch"
-        records = _records(executorch_jsonl, FIRST + REPLAYED)[FIRST:]
+        records = [
+            r
+            for r in _records(executorch_jsonl)
+            if any(first <= str(r["committed_at"])[:10] <= last for first, last in REPLAYED_WEEKS)
+        ]
+        assert len(records) == REPLAYED, len(records)
         _replays[REPLAYED] = replay(records, dest, merge_at=REPLAYED // 2)
     return _replays[REPLAYED]
 
@@ -168,13 +177,13 @@ def test_replayed_history_comes_back_record_for_record(replayed: Replay) -> None
 
 
 def test_python_files_carry_their_diff(replayed: Replay) -> None:
-    """Each Python file's `patch` is git's own diff of it from the first `@@` (cut at
-    8,000 bytes at a line's end, then `patch_truncated`); no other file has one."""
+    """Each Python file's (`.py`, `.pyi`) `patch` is git's own diff of it from the first
+    `@@` (cut at 8,000 bytes at a line's end, then `patch_truncated`); no other file has one."""
     checked = cut = 0
     for record in git_source.iter_git_records(replayed.path, REPO):
         parents = record.parents
         for change in record.files:
-            if not change.path.endswith(".py"):
+            if not change.path.endswith((".py", ".pyi")):  # sources/git.py's _PATCHED
                 assert change.patch is None and not change.patch_truncated, change.path
                 continue
             if change.patch is None or len(parents) != 1 or checked >= 60:
@@ -228,7 +237,8 @@ def test_renames_binaries_root_and_empty_commits(replayed: Replay) -> None:
 
 
 def test_binary_renames_keep_their_old_path(executorch_jsonl: Path, tmp_path: Path) -> None:
-    records = _records(executorch_jsonl, 4410)[4398:]  # record 4404 moves .png files
+    records = [r for r in _records(executorch_jsonl) if r["number"] in BINARY_RENAME]
+    assert len(records) == len(BINARY_RENAME)
     renamed = [f for r in records for f in r["files"] if f.get("binary") and f.get("old_path")]
     assert renamed
     rp = replay(records, tmp_path / "binary", non_utf8=False)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conftest import SHARED_DATA
+from conftest import AO_RECORDS, real_data
 from fakes.github_server import FakeGitHub
 from github_helpers import AO, RecordingReporter, dump, fake_for, github_sync
 from prdigest.errors import GitHubError, RateLimitError
@@ -28,9 +28,7 @@ TOKEN = "ghp_fakeTokenForTests000000000000000000"
 @pytest.fixture(scope="module")
 def clean_dumps(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """What a clean sync (no faults) stores, per API flavour, with small pages (many requests)."""
-    ao_jsonl = SHARED_DATA / "pytorch__ao" / "prs.jsonl.gz"
-    if not ao_jsonl.exists():
-        pytest.skip(f"real data not available: {ao_jsonl} is absent (set PRDIGEST_SHARED_DATA)")
+    ao_jsonl = real_data(AO_RECORDS)
     out = {}
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("GITHUB_TOKEN", TOKEN)

@@ -109,7 +109,7 @@ def test_a_week_without_prs_is_printed_but_not_stored(synced: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("# Analysis of Pull Requests")
     assert result.stderr.rstrip().endswith(
-        "not stored: no PR landed in the window, so nothing to publish"
+        "not stored: nothing landed in the window (no PR, no direct push), so nothing to publish"
     )
     assert _report_ids(synced) == []
 
@@ -177,12 +177,17 @@ def test_ctrl_c_during_a_sync_says_how_many_prs_it_kept(
 
     monkeypatch.setattr(ingest_records, "BATCH", 100)
     monkeypatch.setattr(JsonlFile, "records", interrupted)
-    result = run_cli("sync", REPO, "--jsonl", str(records), db=tmp_path / "prdigest.db")
+    db = tmp_path / "prdigest.db"
+    result = run_cli("sync", REPO, "--jsonl", str(records), db=db)
     assert result.exit_code == 130
+    # the 250 read before Ctrl-C, not only the two whole batches of 100 (issue 30)
     assert result.stderr == (
-        f"Error: interrupted — 200 PRs of {REPO} read before it are stored;"
+        f"Error: interrupted — 250 PRs of {REPO} read before it are stored;"
         " run the command again to resume\n"
     )
+    monkeypatch.undo()
+    resumed = run_cli("sync", REPO, "--jsonl", str(records), db=db)
+    assert resumed.stderr.endswith(": 50 read, 50 new, 0 updated, 0 unchanged\n"), resumed.stderr
 
 
 def test_a_database_from_before_migration_8_keeps_its_ids_and_reuses_none(

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conftest import real_data
 from helpers import run_cli
 
 REPO = "acme/engine"
@@ -234,17 +235,16 @@ def test_a_section_never_folds_a_big_change_or_a_measured_result(tmp_path: Path)
     assert len(_CITED.findall(ci)) == 1 and "**Also:** 3 more PRs." in ci
 
 
+@pytest.mark.whole_history("executorch's 2026 Q1 with its diffs")
 def test_a_theme_is_told_by_its_biggest_change_not_its_most_typical_title(
-    tmp_path: Path, shared_data: Path
+    tmp_path: Path,
 ) -> None:
     """A theme's sentence is made from its weightiest member, not from the title most like
     the others': executorch 2026-W07 told "XNNPACK" by a diarization model and hid the
     1,733-line Voxtral runner, the second PR of Key Takeaways, among "2 more PRs on this
     theme" (a store synced from January, as the gold set's: no new component to tell
     them by)."""
-    patches = shared_data / "pytorch__executorch" / "prs-2026Q1-patches.jsonl.gz"
-    if not patches.is_file():
-        pytest.skip(f"the real data is absent: {patches}")
+    patches = real_data("pytorch__executorch/prs-2026Q1-patches.jsonl.gz")
     db = tmp_path / "et.db"
     assert run_cli("sync", "pytorch/executorch", "--jsonl", str(patches), db=db).exit_code == 0
     result = run_cli("digest", "pytorch/executorch", "--week", "2026-W07", db=db)

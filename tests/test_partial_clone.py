@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers import run_cli
+from prdigest.reporting import SilentReporter
 from replay import git_env, replay
 from test_quickstart import _quickstart
 
@@ -117,6 +118,55 @@ def test_a_blobless_clone_syncs_with_the_files_it_cannot_count_marked(
     again = run_cli("sync", REPO, "--git", str(full), db=tmp_path / "partial.db")
     assert again.exit_code == 0, again.stderr
     assert _files(tmp_path / "partial.db") == want
+
+
+class _CtrlCAt(SilentReporter):
+    """Ctrl-C as the progress line tells `at` commits read (KeyboardInterrupt is what
+    Python makes of the SIGINT a terminal sends)."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+    def progress(self, done: int, total: int | None, what: str, detail: str = "") -> None:
+        if done == self.at:
+            raise KeyboardInterrupt
+
+
+def test_an_interrupted_sync_of_a_blobless_clone_resumes_after_the_last_commit_read(
+    blobless: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: a Ctrl-C part-way through a partial clone's sync (read by blob id, its slow
+    part) kept nothing of the open batch, so the next sync read every commit again. Now what
+    was read is kept, and the two syncs read each commit once."""
+    from prdigest import pipeline
+    from prdigest.errors import SyncInterrupted
+    from prdigest.ingest import batches
+    from prdigest.store import open_store
+
+    clone, _full = blobless
+    total = int(subprocess.run(
+        ["git", "-C", str(clone), "rev-list", "--first-parent", "--count", "HEAD"],
+        capture_output=True, text=True, check=True, env=git_env(),
+    ).stdout)  # fmt: skip
+    assert total > 60, "more commits than the interruption point"
+    db = tmp_path / "interrupted.db"
+    store = open_store(str(db))
+    monkeypatch.setattr(batches, "PROGRESS_EVERY", 10)  # progress told at 10, 20, 30, 40…
+    with pytest.raises(SyncInterrupted, match="read before it are stored"):
+        pipeline.sync(store, REPO, pipeline.SourceSpec(git=clone), _CtrlCAt(40))
+    assert store.count_pull_requests(REPO) == 40, "every commit read is kept"
+    store.close()
+
+    resumed = run_cli("sync", REPO, "--git", str(clone), db=db)
+    assert resumed.exit_code == 0, resumed.stderr
+    rest = total - 40
+    assert resumed.stderr.rstrip().endswith(
+        f"synced {REPO} from git: {rest} read, {rest} new, 0 updated, 0 unchanged"
+    ), resumed.stderr
+    whole = run_cli("sync", REPO, "--git", str(clone), db=tmp_path / "whole.db")
+    assert whole.exit_code == 0, whole.stderr
+    assert f": {total} read, {total} new," in whole.stderr
+    assert _files(db) == _files(tmp_path / "whole.db"), "the same rows as one uninterrupted sync"
 
 
 def test_the_quickstart_digests_a_blobless_clone(

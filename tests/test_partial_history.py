@@ -104,8 +104,8 @@ def test_an_interrupted_sync_is_told_and_not_digested_from_its_old_part(
 
     def interrupted(self: JsonlFile, *args: Any) -> Iterator[Any]:
         for count, record in enumerate(real(self, *args)):
-            if count == 250:
-                raise KeyboardInterrupt  # Ctrl-C once 2023 is stored
+            if count == 200:
+                raise KeyboardInterrupt  # Ctrl-C once 2023 is read: what was read is stored
             yield record
 
     monkeypatch.setattr(ingest_records, "BATCH", 100)

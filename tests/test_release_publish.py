@@ -14,11 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED_DATA, _need
+from conftest import real_data
 from helpers import run_cli
 from release_helpers import module_of, read_rows, write_rows
 
-AO_PATCHES = SHARED_DATA / "pytorch__ao" / "prs-2025Q4-2026Q1-patches.jsonl.gz"
+# Months of records with their diffs (the shared data's *-patches files; 4 MB): too much
+# for tests/data/excerpt, so these skip without ../shared/data.
+pytestmark = pytest.mark.whole_history("ao's 2025-10..2026-03 and executorch's 2026 Q1 with diffs")
+
+AO_PATCHES = "pytorch__ao/prs-2025Q4-2026Q1-patches.jsonl.gz"
 SINCE, UNTIL = "2025-10-13", "2026-03-15"
 
 
@@ -29,7 +33,7 @@ def _url(number: int) -> str:
 @pytest.fixture(scope="module")
 def ao_notes(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[int, dict[str, str]]]:
     """(the notes, worksheet rows by PR number) of ao over the gold weeks' range."""
-    source = _need(AO_PATCHES)
+    source = real_data(AO_PATCHES)
     folder = tmp_path_factory.mktemp("publish")
     db, sheet, out = folder / "p.db", folder / "ao.csv", folder / "ao.md"
     result = run_cli("--db", str(db), "release-notes", "pytorch/ao", "--jsonl", str(source),
@@ -107,7 +111,7 @@ def test_a_change_added_and_removed_in_the_range_is_out_and_the_worksheet_says_s
 def test_a_fix_of_a_deprecation_warning_is_no_deprecation(tmp_path: Path) -> None:
     # ao's #4109 (it silences TreeSpec's deprecation warning), titled as such a fix often
     # is: the classifier's wording rule calls it a deprecation; its diff deprecates nothing.
-    with gzip.open(_need(AO_PATCHES), "rt", encoding="utf-8") as handle:
+    with gzip.open(real_data(AO_PATCHES), "rt", encoding="utf-8") as handle:
         records = [json.loads(line) for line in handle if '"committed_at": "2026-03-1' in line]
     fix = next(r for r in records if r["number"] == 4109)
     fix["title"] = "Fix deprecation warning of TreeSpec constructor"
@@ -123,7 +127,7 @@ def test_a_fix_of_a_deprecation_warning_is_no_deprecation(tmp_path: Path) -> Non
     assert module_of(out.read_text(encoding="utf-8"), 4109)[0] == "Bug fixes"
 
 
-ET_PATCHES = SHARED_DATA / "pytorch__executorch" / "prs-2026Q1-patches.jsonl.gz"
+ET_PATCHES = "pytorch__executorch/prs-2026Q1-patches.jsonl.gz"
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +135,7 @@ def executorch_q1(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[str, dict[int, dict[str, str]]]:
     """(the notes, worksheet rows by PR number) of executorch's 2026 Q1, with diffs."""
-    source = _need(ET_PATCHES)
+    source = real_data(ET_PATCHES)
     folder = tmp_path_factory.mktemp("publish-et")
     db, sheet, out = folder / "p.db", folder / "et.csv", folder / "et.md"
     result = run_cli("--db", str(db), "release-notes", "pytorch/executorch", "--jsonl", str(source),
@@ -205,7 +209,7 @@ def test_a_section_has_at_most_fifteen_module_headings(
 ) -> None:
     """Twenty areas edited into the worksheet: the five smallest fold into Miscellaneous,
     each under its own name."""
-    source = _need(ET_PATCHES)
+    source = real_data(ET_PATCHES)
     db, sheet = tmp_path / "d.db", tmp_path / "ws.csv"
     args = ("--db", str(db), "release-notes", "pytorch/executorch", "--jsonl", str(source),
             "--since", "2026-01-01", "--until", "2026-01-31")  # fmt: skip
@@ -302,7 +306,7 @@ def test_one_change_made_several_times_is_one_bullet(
 def test_a_human_can_undo_a_merge_by_wording_in_the_worksheet(tmp_path: Path) -> None:
     """The merge is the worksheet's (`merge_into`), so the human who curates it decides:
     clearing it for one PR makes that PR an entry of its own again."""
-    source = _need(AO_PATCHES)
+    source = real_data(AO_PATCHES)
     db, sheet = tmp_path / "d.db", tmp_path / "ws.csv"
     args = ("--db", str(db), "release-notes", "pytorch/ao", "--jsonl", str(source),
             "--since", "2026-02-01", "--until", "2026-03-31")  # fmt: skip
@@ -324,7 +328,7 @@ def test_a_human_can_undo_a_merge_by_wording_in_the_worksheet(tmp_path: Path) ->
 def test_no_highlight_is_something_taken_away(tmp_path: Path) -> None:
     """The highlights table lists features; "Removed rope fusion option, do automatically
     on torch compile" (an improvement its PR announces, ao's first quarter) is none."""
-    source = _need(AO_PATCHES)
+    source = real_data(AO_PATCHES)
     result = run_cli("--db", str(tmp_path / "d.db"), "release-notes", "pytorch/ao",
                      "--jsonl", str(source), "--since", "2026-01-01", "--until", "2026-03-31")  # fmt: skip
     assert result.exit_code == 0, result.output

@@ -38,14 +38,14 @@ def test_sync_stores_every_record_once(tmp_path: Path, executorch_jsonl: Path) -
     first = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
     assert first.exit_code == 0, first.output
     records = _records(executorch_jsonl)
-    assert _count(db) == len(records) == 8151
+    assert _count(db) == len(records)  # 8,151 of the shared data, 1,130 of its excerpt
     rows = table_rows(db, *TABLES)
     second = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
     assert "0 read" in second.stderr
     assert table_rows(db, *TABLES) == rows
     conn = sqlite3.connect(db)
     direct = conn.execute("SELECT COUNT(*) FROM pull_requests WHERE number IS NULL").fetchone()[0]
-    assert direct == sum(1 for r in records if r["number"] is None) == 205
+    assert direct == sum(1 for r in records if r["number"] is None) > 0
     files = conn.execute("SELECT COUNT(*) FROM files").fetchone()[0]
     assert files == sum(len(r["files"]) for r in records)  # type: ignore[arg-type]
 
@@ -70,7 +70,7 @@ def test_a_changed_file_is_read_again_without_doubling(
 def test_killed_sync_resumes_and_equals_a_clean_sync(
     tmp_path: Path, executorch_jsonl: Path
 ) -> None:
-    clean = tmp_path / "clean.db"
+    clean, total = tmp_path / "clean.db", len(_records(executorch_jsonl))
     assert run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=clean).exit_code == 0
     for _attempt in range(5):
         db = tmp_path / "killed.db"
@@ -81,7 +81,7 @@ def test_killed_sync_resumes_and_equals_a_clean_sync(
             time.sleep(0.002)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        if proc.returncode == -signal.SIGKILL and 0 < _count(db) < 8151:
+        if proc.returncode == -signal.SIGKILL and 0 < _count(db) < total:
             break
     else:
         pytest.fail("could not interrupt the sync part-way in 5 attempts")
@@ -89,20 +89,20 @@ def test_killed_sync_resumes_and_equals_a_clean_sync(
     assert kept % 500 == 0, "only whole batches are committed"
     resumed = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
     assert resumed.exit_code == 0
-    assert f"{8151 - kept} read" in resumed.stderr, "the second run starts where the first stopped"
+    assert f"{total - kept} read" in resumed.stderr, "the second run starts where the first stopped"
     assert table_rows(db, *TABLES) == table_rows(clean, *TABLES)
 
 
 def test_a_later_sync_can_reach_back_before_an_earlier_since(
     tmp_path: Path, executorch_jsonl: Path
 ) -> None:
-    db = tmp_path / "s.db"
+    db, total = tmp_path / "s.db", len(_records(executorch_jsonl))
     recent = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), "--since", "2026-06-01", db=db)
     assert recent.exit_code == 0
     kept = _count(db)
-    assert 0 < kept < 8151
+    assert 0 < kept < total
     again = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), "--since", "2026-07-01", db=db)
     assert "0 read" in again.stderr, "a later --since is covered by what was read"
     everything = run_cli("sync", REPO, "--jsonl", str(executorch_jsonl), db=db)
-    assert "8151 read" in everything.stderr, "older history was skipped, so it is read now"
-    assert _count(db) == 8151
+    assert f": {total} read" in everything.stderr, "older history was skipped, so it is read now"
+    assert _count(db) == total

@@ -127,6 +127,7 @@ def test_template_names_keep_the_titles_words(executorch_jsonl: Path) -> None:
     assert theme.name == "Half/BFloat16 support"  # not `Half bfloat# support`
 
 
+@pytest.mark.whole_history("every week, over 100 themes")
 @pytest.mark.parametrize(("fixture", "repo"), [("executorch_jsonl", ET), ("ao_jsonl", AO)])
 def test_every_theme_of_every_week_reads_as_a_name(
     fixture: str, repo: str, request: pytest.FixtureRequest

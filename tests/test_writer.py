@@ -100,6 +100,7 @@ def _check_week(repo: str, iso: str, pairs: tuple, raw_by_number: dict[int, Pull
     return markdown
 
 
+@pytest.mark.whole_history("80 weeks or more")
 @pytest.mark.parametrize(("repo", "fixture"), [(ET, "executorch_jsonl"), (AO, "ao_jsonl")])
 def test_every_iso_week_of_the_real_data(
     repo: str, fixture: str, request: pytest.FixtureRequest
@@ -117,7 +118,13 @@ def test_every_iso_week_of_the_real_data(
             )
 
 
-@pytest.mark.parametrize("iso", ["2026-W07", "2025-W37"])
+@pytest.mark.parametrize(
+    "iso",
+    [
+        "2026-W07",  # tests/data/excerpt holds what it reads: W06, W07, its authors' past
+        pytest.param("2025-W37", marks=pytest.mark.whole_history("its trends and first-timers")),
+    ],
+)
 def test_golden_executorch_weeks(iso: str, executorch_jsonl: Path) -> None:
     """Made with the fixed stand-in classifier, so only analysis and writing move them.
     Rewrite on purpose with PRDIGEST_UPDATE_GOLDEN=1 and review the diff."""
@@ -387,3 +394,47 @@ def test_a_window_of_direct_pushes_only_is_told_by_area() -> None:
     assert "*7 direct pushes across 7 smaller areas*" in other
     assert "*   **Area 0:** Tidy module 0 (`3333333`)." in other
     assert "[PR#" not in markdown and "0 citations" in markdown
+
+
+def test_merges_git_names_itself_are_counted_not_listed() -> None:
+    """Issue 30: a repository that merges branches (`Merge branch 'x'`, git's own subject)
+    had those merges listed as its work. They are counted; a merge with a subject of its
+    own (`Merge llm20: …`) says what it brings and is told like any push (its prefix
+    peeled as any title's)."""
+    moment = datetime(2026, 2, 10, 12, tzinfo=UTC)
+
+    def landed(i: int, title: str, number: int | None = None) -> tuple[PullRequest, Classification]:
+        pr = PullRequest(
+            repo="o/r",
+            number=number,
+            title=title,
+            sha=f"{i:x}" * 40,
+            author_email="a@x",
+            author_name="A",
+            merged_at=moment,
+        )
+        return pr, Classification("Store", "improvements", "t", "t")
+
+    pushes = [
+        landed(1, "Add the store"),
+        landed(2, "Merge branch 'store21'"),
+        landed(3, "Merge remote-tracking branch 'origin/main' into store21"),
+        landed(4, "Merge llm20: the LLM writer's re-ask"),
+    ]
+    markdown = write_digest(build_context("o/r", week("2026-W07"), pushes, []))
+    assert (
+        "4 direct pushes did (2 merges of branches among them, not listed), by area below."
+        in markdown
+    )
+    assert "*2 direct pushes*" in markdown, "the section counts the pushes it tells"
+    assert "The LLM writer's re-ask (`4444444`)" in markdown and "Add the store" in markdown
+    assert "store21" not in markdown and "origin/main" not in markdown
+
+    with_prs = [landed(5, "Fix the exporter crash", number=7), *pushes]
+    markdown = write_digest(build_context("o/r", week("2026-W07"), with_prs, []))
+    [line] = [line for line in markdown.splitlines() if "counted apart from the PRs" in line]
+    assert line.endswith(
+        "4 direct pushes (commits without a PR), counted apart from the PRs: Add the store"
+        " (`1111111`); The LLM writer's re-ask (`4444444`); and 2 more"
+        " (2 merges of branches among them, not listed)."
+    ), line

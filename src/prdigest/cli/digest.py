@@ -143,13 +143,20 @@ def digest_command(
         "; ".join(
             [
                 f"digest of {repo} for {outcome.report.window_start}..{outcome.report.window_end}: "
-                f"{plural(counts.prs, 'PR')}, written by the {outcome.report.writer} writer",
+                f"{_landed(counts.prs, counts.direct_pushes)}, written by the"
+                f" {outcome.report.writer} writer",
                 *outcome.notes,
                 *(["7 days from --since (--until sets the last day)"] if seven_days else []),
                 _kept(store, outcome, fmt, reporter),
             ]
         )
     )
+
+
+def _landed(prs: int, pushes: int) -> str:
+    """`12 PRs`, and the direct pushes when there are any: `0 PRs and 155 direct pushes`."""
+    told = plural(prs, "PR")
+    return f"{told} and {plural(pushes, 'direct push', 'direct pushes')}" if pushes else told
 
 
 def _kept(store: Store, outcome: pipeline.DigestResult, fmt: str, reporter: Reporter) -> str:

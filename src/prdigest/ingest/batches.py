@@ -1,7 +1,8 @@
 """Records from git or JSONL into the store, in batches that commit with their cursor.
 
 Incremental (each source keeps a cursor), resumable (a batch and its cursor
-commit together) and idempotent (upserts by commit).
+commit together; Ctrl-C commits what was read, so the next sync reads each commit
+once) and idempotent (upserts by commit).
 """
 
 from __future__ import annotations
@@ -85,18 +86,27 @@ def _ingest(
     result: SyncResult,
     batch: _Batch,
 ) -> None:
-    last: str | None = None  # the cursor position of the last record read
+    last: str | None = None  # the cursor position of the last record handled
     with batch:
-        for last, pr in records:
-            result.read += 1
-            if result.read % PROGRESS_EVERY == 0:
-                progress(result.read, False)
-            if since is not None and pr.merged_at is not None and pr.merged_at < since:
-                continue
-            result.direct_pushes += pr.is_direct_push
-            batch.add(pr)
-            if batch.size >= BATCH:
+        try:
+            for position, pr in records:
+                result.read += 1
+                if since is None or pr.merged_at is None or pr.merged_at >= since:
+                    result.direct_pushes += pr.is_direct_push
+                    batch.add(pr)
+                last = position  # after add: a Ctrl-C in between re-reads one, loses none
+                if batch.size >= BATCH:
+                    batch.commit(_cursor(last, floor))
+                if result.read % PROGRESS_EVERY == 0:
+                    progress(result.read, False)
+        except KeyboardInterrupt:
+            # Ctrl-C while the source reads (a partial clone's slow part, say) or progress
+            # is drawn: every record handled is whole, so the batch commits with them all
+            # and the next sync resumes after the last one read. Mid-write, the batch rolls
+            # back whole instead (never half a PR).
+            if last is not None and not batch.writing:
                 batch.commit(_cursor(last, floor))
+            raise
         if last is not None:
             batch.commit(_cursor(last, floor))
         else:
@@ -120,6 +130,7 @@ class _Batch:
         self.kept_prs = self.kept_pushes = 0  # committed by this sync
         self._committing: list[bool] = []  # the open batch: direct push or not, per record
         self._begun = False
+        self.writing = False  # inside a write or a commit: stopping there keeps no piece of it
 
     def kept_note(self) -> str:
         """What this sync committed, said when it stops early."""
@@ -131,11 +142,14 @@ class _Batch:
         self._numbers.append(pr.number)
         self.size += 1
         if len(self._pending) >= self._piece:
+            self.writing = True
             self._write_pending()
+            self.writing = False
 
     def commit(self, cursor: str) -> None:
         """Write what is pending, lay GitHub's records over the batch, move the cursor,
         commit. An empty batch still moves the cursor (records skipped by --since)."""
+        self.writing = True
         self._write_pending()
         if self._store.has_github_records(self._repo):  # GitHub's records are loaded only then
             self._store.reapply_github(self._repo, self._numbers)  # keep GitHub's labels/state
@@ -151,6 +165,7 @@ class _Batch:
         self.kept_pushes += sum(self._committing)
         self.kept_prs += len(self._committing) - sum(self._committing)
         self._committing = []
+        self.writing = False
 
     def _write_pending(self) -> None:
         if self._transaction is None:

@@ -278,11 +278,17 @@ def digest(
 
 
 def keep_digest(store: Store, result: DigestResult) -> DigestResult:
-    """Store a written digest (what `site build` publishes), unless the window has no PR:
-    a report of nothing is not published (`unstored` then says so). Call it once the
-    digest is where it was asked to go: a digest that was not delivered is not stored."""
-    if not result.context.counts.prs:
-        result.unstored = "not stored: no PR landed in the window, so nothing to publish"
+    """Store a written digest (what `site build` publishes), unless nothing landed in the
+    window: a report of nothing is not published (`unstored` then says so). A window of
+    direct pushes only is stored like any other: a repository that lands its work without
+    PRs gets its digests published too. Call it once the digest is where it was asked to
+    go: a digest that was not delivered is not stored."""
+    counts = result.context.counts
+    if not (counts.prs or counts.direct_pushes):
+        result.unstored = (
+            "not stored: nothing landed in the window (no PR, no direct push), so nothing to"
+            " publish"
+        )
         return result
     result.report_id = store.save_report(result.report)
     return result

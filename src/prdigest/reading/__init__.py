@@ -12,7 +12,7 @@ from .patterns import comparable, normalize_tag
 from .reverts import Pairing, abbreviated_reverts, kind_of, pair_all, quoted_title
 from .spelling import Spelling, TitleWords
 from .stacks import Groups, series_links, stack_groups, stack_numbers
-from .titles import CleanTitle, TitleInfo, clean_title, parse_title, strip_noise
+from .titles import CleanTitle, TitleInfo, clean_title, is_branch_merge, parse_title, strip_noise
 from .wrappers import is_reland, is_revert, reland_rest, revert_rest, undoes_a_revert
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "clean_title",
     "comparable",
     "defined_names",
+    "is_branch_merge",
     "is_reland",
     "is_revert",
     "kind_of",

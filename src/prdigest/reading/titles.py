@@ -247,3 +247,18 @@ def strip_noise(title: str) -> str:
         text = text[1:-1].strip()
     text = text.rstrip(" -–:,")
     return text or SPACES.sub(" ", _PR_REF.sub("", title)).strip()
+
+
+# git's own subject for a merge: `Merge branch 'x'`, `Merge branches 'a' and 'b'`, `Merge
+# remote-tracking branch 'origin/x'`, `Merge tag 'v1'`, `Merge commit 'abc'`, optionally
+# `of URL` and `into y`. It names the branch, not its work (a subject of its own, `Merge
+# llm20: the LLM writer …`, is not one).
+_GIT_MERGE = re.compile(
+    r"^Merge (?:(?:remote-tracking )?branch(?:es)?|tag|commit) '[^']+'"
+    r"(?:(?:, | and )'[^']+')*(?: of \S+)?(?: into \S+)?\s*$"
+)
+
+
+def is_branch_merge(title: str) -> bool:
+    """Whether a subject is git's default one for a merge, which says nothing of its work."""
+    return bool(_GIT_MERGE.match(title))

@@ -91,6 +91,15 @@ class PullRequestTables(StoreCore):
             return None
         return parse_datetime(row[0]), parse_datetime(row[1])
 
+    def newest_landing_before(self, repo: str, when: datetime) -> datetime | None:
+        """When the newest PR or direct push landed before `when` (None: none did)."""
+        row = self.conn.execute(
+            "SELECT MAX(p.merged_at) FROM pull_requests p JOIN repositories r"
+            " ON r.id = p.repo_id WHERE r.name = ? AND p.merged_at < ?",
+            (repo, to_iso(when)),
+        ).fetchone()
+        return parse_datetime(row[0]) if row and row[0] is not None else None
+
     def _select_prs(self, where: str, params: tuple[Any, ...]) -> list[PullRequest]:
         rows = self.conn.execute(
             "SELECT p.id, r.name, p.number, p.sha, p.number_source, p.title, p.body, p.author_name,"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ..analyze.context_types import DigestContext, DirectPush, PRFacts
 from ..analyze.english import plural
+from ..reading import is_branch_merge
 from ..render.markdown import code, inline, plain
 from .digest_document import Block, Digest, Figure, Line, Section
 from .digest_verifier import stated_by
@@ -96,13 +97,14 @@ def people(context: DigestContext, *, list_pushes: bool = True) -> Block | None:
             Line(f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR).")
         )
     elif pushes:
-        shown = "; ".join(f"{inline(p.clean_title)} ({code(p.sha[:7])})" for p in pushes[:4])
-        more = f"; and {len(pushes) - 4} more" if len(pushes) > 4 else ""
-        lines.append(
-            Line(
-                f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR), counted apart from the PRs: {shown}{more}."
-            )
-        )
+        named = [p for p in pushes if not is_branch_merge(p.title)][:4]
+        shown = "; ".join(f"{inline(p.clean_title)} ({code(p.sha[:7])})" for p in named)
+        more = len(pushes) - len(named)
+        text = f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR), counted apart from the PRs"
+        if named:
+            text += f": {shown}" + (f"; and {more} more" if more else "")
+        text += _merges_among(pushes)
+        lines.append(Line(text + "."))
     return Block("Contributors", tuple(lines))
 
 
@@ -113,9 +115,11 @@ def empty(context: DigestContext) -> Digest:
     text = f"No pull requests landed in {context.repo} during {context.window.label}"
     if counts.direct_pushes:
         text += f"; {plural(counts.direct_pushes, 'direct push', 'direct pushes')} did"
+        text += _merges_among(context.direct_pushes)
     if counts.previous_prs:
         text += f" (the week before had {plural(counts.previous_prs, 'PR')})"
-    sections = _push_sections(context.direct_pushes)
+    told = [p for p in context.direct_pushes if not is_branch_merge(p.title)]
+    sections = _push_sections(told)
     return Digest(
         title=plain(context.title),
         takeaways=Line(plain(text + (", by area below." if sections else "."))),
@@ -128,6 +132,16 @@ def empty(context: DigestContext) -> Digest:
 
 _PUSHES_SHOWN = 5  # a section's direct pushes, by title; the rest are counted
 _PUSH_SECTIONS = 6  # past this many areas, those with one push share "Other Areas"
+
+
+def _merges_among(pushes: Sequence[DirectPush]) -> str:
+    """` (3 merges of branches among them, not listed)`: git's own subject for a merge
+    (`Merge branch 'x'`) says nothing of the work, so those pushes are counted, not listed."""
+    merges = sum(1 for p in pushes if is_branch_merge(p.title))
+    if not merges:
+        return ""
+    what = "1 merge of a branch" if merges == 1 else f"{merges} merges of branches"
+    return f" ({what} among them, not listed)"
 
 
 def _push_sections(pushes: Sequence[DirectPush]) -> list[Section]:
