@@ -43,6 +43,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--records", type=Path, default=ROOT.parent / "data")
     parser.add_argument("--suffix", default="", help="digest file suffix (`.llm`)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        help="a store to keep (the model's briefs are made once); default: a fresh one",
+    )
     parser.add_argument("weeks", nargs="+", help="OWNER/NAME:YYYY-Www, then -- digest options")
     args, extra = parser.parse_known_args()
     weeks = [w for w in args.weeks if ":" in w]
@@ -64,26 +69,32 @@ def main() -> int:
         check=True,
     )
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "round.db"
-        env = {**os.environ, "PRDIGEST_DB": str(db)}
-        cli = [sys.executable, "-m", "prdigest", "--db", str(db)]
-        for repo in repos:
-            subprocess.run(
-                [*cli, "sync", repo, "--jsonl", str(records_of(repo, args.records))],
-                check=True,
-                env=env,
-                capture_output=True,
-            )
-        for spec in weeks:
-            repo, week = spec.split(":")
-            target = args.out / f"{repo.split('/')[1]}-{week}{args.suffix}.digest.md"
-            subprocess.run(
-                [*cli, "digest", repo, "--week", week, "--out", str(target), *extra],
-                check=True,
-                env=env,
-            )
-            print(target, file=sys.stderr)
+        _digests(args.db or Path(tmp) / "round.db", repos, weeks, args, extra)
     return 0
+
+
+def _digests(
+    db: Path, repos: list[str], weeks: list[str], args: argparse.Namespace, extra: list[str]
+) -> None:
+    """Sync each repository's records into the store, then write each week's digest."""
+    env = {**os.environ, "PRDIGEST_DB": str(db)}
+    cli = [sys.executable, "-m", "prdigest", "--db", str(db)]
+    for repo in repos:
+        subprocess.run(
+            [*cli, "sync", repo, "--jsonl", str(records_of(repo, args.records))],
+            check=True,
+            env=env,
+            capture_output=True,
+        )
+    for spec in weeks:
+        repo, week = spec.split(":")
+        target = args.out / f"{repo.split('/')[1]}-{week}{args.suffix}.digest.md"
+        subprocess.run(
+            [*cli, "digest", repo, "--week", week, "--out", str(target), *extra],
+            check=True,
+            env=env,
+        )
+        print(target, file=sys.stderr)
 
 
 if __name__ == "__main__":

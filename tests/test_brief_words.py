@@ -10,8 +10,8 @@ import pytest
 from prdigest import kinds
 from prdigest.analyze.brief_text import brief_text, spelled_as_code
 from prdigest.analyze.brief_types import AnnouncementKind, Evidence
-from prdigest.analyze.briefs import sentence_case_words
 from prdigest.analyze.kind_judge import KindEvidence, judge_kind
+from prdigest.analyze.pr_briefs import sentence_case_words
 from prdigest.models import FileChange, PullRequest
 from prdigest.reading import clean_title
 from prdigest.reading.spelling import Spelling

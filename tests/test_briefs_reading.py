@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from prdigest.analyze.body_announcements import said_in_notes
+from prdigest.analyze.docs_intro import docs_intro
 from prdigest.analyze.statements import about_the_same, as_statement, has_subject, sentences
 from prdigest.models import FileChange, PullRequest
 from prdigest.reading.file_roles import FileRole, file_role, is_library, is_public
@@ -197,3 +198,60 @@ def test_releases(title: str, files: tuple[FileChange, ...], version: str) -> No
 def test_what_a_prs_own_release_notes_announce(body: str, kind: str | None) -> None:
     said = said_in_notes(body)
     assert (said.kind if said else None) == kind
+
+
+def _new_page(path: str, text: str) -> FileChange:
+    lines = text.splitlines()
+    patch = f"@@ -0,0 +1,{len(lines)} @@\n" + "\n".join("+" + line for line in lines)
+    return FileChange(path, len(lines), 0, patch=patch)
+
+
+_HARBOR_PAGE = """---
+title: Harbor
+---
+# Harbor Integration for Training LLMs with Environments
+
+[Harbor](https://www.harborframework.com) is a framework for running agentic tasks in sandboxes. It decouples a task.
+
+> [!NOTE]
+> The integration lives at `trl.experimental.harbor`.
+"""
+
+
+@pytest.mark.parametrize(
+    ("files", "title", "intro"),
+    [
+        (  # a new page beside the code it documents: its opening sentence, links as text
+            [_new_page("docs/source/harbor.md", _HARBOR_PAGE), FileChange("trl/harbor.py", 90, 0)],
+            "Add experimental Harbor integration",
+            "Harbor is a framework for running agentic tasks in sandboxes",
+        ),
+        (  # a docs-only PR: the page is the change, not context for one
+            [_new_page("docs/source/harbor.md", _HARBOR_PAGE)],
+            "Add experimental Harbor integration",
+            "",
+        ),
+        (  # a page about something else than the title names
+            [_new_page("SECURITY.md", "The bar is a reproducible PoC with a concrete impact."),
+             FileChange("src/x.py", 9, 0)],
+            "Add security policy",
+            "",
+        ),
+        (  # an edited page is no new page
+            [FileChange("docs/harbor.md", 3, 1, patch="@@ -1,3 +1,5 @@\n+Harbor is a framework for running agentic tasks in sandboxes."),
+             FileChange("trl/harbor.py", 90, 0)],
+            "Add Harbor integration",
+            "",
+        ),
+        (  # reStructuredText: its directives and underlines are no prose
+            [_new_page("docs/nunchaku.rst", "Nunchaku Lite\n=============\n\n.. note:: x\n\nNunchaku Lite is a quantization backend for loading prequantized checkpoints."),
+             FileChange("src/diffusers/quantizers/nunchaku.py", 200, 0)],
+            "Add Nunchaku Lite single-file quantization",
+            "Nunchaku Lite is a quantization backend for loading prequantized checkpoints",
+        ),
+    ],
+)  # fmt: skip
+def test_a_new_docs_page_says_what_its_subject_is(
+    files: list[FileChange], title: str, intro: str
+) -> None:
+    assert docs_intro(files, title) == intro

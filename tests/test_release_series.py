@@ -19,8 +19,8 @@ from prdigest.config import Config
 from prdigest.models import Classification, PullRequest
 from prdigest.pipeline import SourceSpec, release_notes
 from prdigest.reading import series_stem, stack_groups, stack_numbers
+from prdigest.release.release_series import series_phrase
 from prdigest.release.sentences import to_sentence
-from prdigest.release.series import series_phrase
 from prdigest.store import Store, open_store
 from prdigest.timeutil import window_between
 from release_helpers import bullet_of, module_of, read_rows, write_rows

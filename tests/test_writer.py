@@ -16,20 +16,17 @@ from markdown_it import MarkdownIt
 from digest_weeks import classified, classified_inputs, iso_weeks, week
 from prdigest.analyze import DigestContext, build_context
 from prdigest.analyze.claims import normalize
-from prdigest.analyze.context_types import NotabilityFacts, PRFacts, Revert
+from prdigest.analyze.digest_plan import OVERHEAD, word_budget
 from prdigest.models import Classification, FileChange, PullRequest
-from prdigest.write.deterministic import MIN_SECTION, citation_budget, write_digest
-from prdigest.write.digest_blocks import REVERTS_SHOWN, Ledger, reverts
+from prdigest.write.deterministic import deterministic_digest, write_digest
 
 ET = "pytorch/executorch"
 AO = "pytorch/ao"
 GOLDEN = Path(__file__).parent / "golden"
 _LINK = re.compile(r"\[PR#(\d+)\]\((https://github\.com/[^)]+)\)")
-_SECTION = re.compile(r"^### (\d+)\. (.+)\n+\*(\d+) PRs?\b", re.M)
-_FIGURE = re.compile(r"(?:reporting|and) “([^”]+)” \(\[PR#(\d+)\]")
-_SERIES_LINE = re.compile(r"\b[\w-]+-part series\b")  # a series cites all its parts
+_SECTION = re.compile(r"^### (\d+)\. (.+)$", re.M)
 _CLOSING = re.compile(
-    r"All (\d+) citations? and (\d+) figures? checked against the PRs of the window\.\n$"
+    r"<!-- All (\d+) citations? and (\d+) figures? checked against the PRs of the window\. -->\n$"
 )
 
 
@@ -37,10 +34,17 @@ def _unescape(markdown: str) -> str:
     return re.sub(r"\\([\\\[\]*|<_~`#+\-=>!.])", r"\1", markdown)
 
 
+def _prose_words(markdown: str) -> int:
+    """Words a reader reads: links as their text, the HTML comment not at all."""
+    text = re.sub(r"<!--.*?-->", "", _LINK.sub("PR", markdown), flags=re.S)
+    return len(re.findall(r"[A-Za-z0-9][\w'’.-]*", text))
+
+
 def _check_week(repo: str, iso: str, pairs: tuple, raw_by_number: dict[int, PullRequest]) -> str:
     window = week(iso)
     inputs = classified_inputs(pairs, window)
     built = build_context(repo, **inputs)
+    digest = deterministic_digest(built)
     markdown = write_digest(built)
     context = built.as_dict()
     in_window = [pr for pr, _ in inputs["items"]]
@@ -50,8 +54,8 @@ def _check_week(repo: str, iso: str, pairs: tuple, raw_by_number: dict[int, Pull
     expected = sum(1 for pr in in_window if pr.number is not None)
     assert context["counts"]["prs"] == expected, iso
     if expected:
-        assert f"totaling {expected} PR" in markdown, iso
-    # every cited PR is in the window, and the closing line counts the links
+        assert re.search(rf"\b{expected} PRs? landed\b", markdown), iso
+    # every cited PR is in the window, and the closing comment counts the links
     links = _LINK.findall(markdown)
     for number, url in links:
         assert int(number) in numbers, (iso, number)
@@ -59,40 +63,32 @@ def _check_week(repo: str, iso: str, pairs: tuple, raw_by_number: dict[int, Pull
     closing = _CLOSING.search(markdown)
     assert closing, markdown[-300:]
     assert int(closing.group(1)) == len(links), iso
-    # every figure is said by the PR cited beside it
-    figures = _FIGURE.findall(markdown)
+    # every figure is said by the PR it is quoted from, and the comment counts them
+    figures = [f for line in digest.lines() for f in line.figures]
     assert int(closing.group(2)) == len(figures), iso
-    for text, number in figures:
-        pr = raw_by_number[int(number)]
-        said = normalize(_unescape(text))
-        assert said in normalize(pr.title) or said in normalize(pr.body), (iso, number, said)
-    # every area with MIN_SECTION PRs has its own section, in order of count
-    sections = [(m.group(2), int(m.group(3))) for m in _SECTION.finditer(markdown)]
-    headings = [name for name, _ in sections]
-    for area in context["areas"]:
-        if area["count"] >= MIN_SECTION:
-            assert _unescape(area["name"]) in [_unescape(h) for h in headings], (iso, area["name"])
-    # all counted: in the sections, or one each in the tail line of lone PRs
-    tail = re.search(r"\*\*Also, one PR (?:each in (\d+) more areas|in):\*\*", markdown)
-    lone = (int(tail.group(1) or 1)) if tail else 0
-    assert sum(count for _, count in sections) + lone == expected, (iso, sections, lone)
-    own = [count for name, count in sections if not name.startswith("Other")]
-    assert own == sorted(own, reverse=True), (iso, sections)
-    # selective: once the area sections have spent the citation budget, a line cites only
-    # the PRs its sentence is made from (a theme stating a figure, and a new component, is
-    # always told: news stands beside the budget; a series cites all its parts, issue 19);
-    # test_sections checks which PRs
-    cited = 0
-    blocks = re.split(r"\n(?=### )", markdown.split("\n---\n", 1)[-1])
-    for block in [b for b in blocks if re.match(r"### \d+\. ", b)]:
-        lines = [line for line in block.splitlines() if not line.startswith("*   **New ")]
-        if cited >= citation_budget(expected):
-            for line in lines:
-                if _SERIES_LINE.search(line):
-                    continue
-                links = len(_LINK.findall(line))
-                assert links <= 2 + 2 * len(_FIGURE.findall(line)), (iso, line)
-        cited += sum(len(_LINK.findall(line)) for line in lines)
+    for figure in figures:
+        assert figure.pr is not None, (iso, figure)
+        pr = raw_by_number[figure.pr]
+        said = normalize(_unescape(figure.text))
+        assert said in normalize(pr.title) or said in normalize(pr.body), (iso, figure)
+    plan = built.plan
+    if expected:
+        # every PR is told or counted as untold, never both, never twice
+        assert plan is not None
+        told = plan.told
+        untold = [n for _, prs in plan.untold for n in prs]
+        assert len(set(told)) == len(told), (iso, told)
+        assert not set(told) & set(untold), iso
+        assert set(told) | set(untold) == numbers, iso  # (a number landed twice counts twice)
+        # the sections are the plan's, numbered in order, and each cites what it tells
+        headings = [(int(m.group(1)), m.group(2)) for m in _SECTION.finditer(markdown)]
+        assert [i for i, _ in headings] == list(range(1, len(headings) + 1)), (iso, headings)
+        planned = [s.heading for s in plan.sections if s.entries]
+        assert [_unescape(h) for _, h in headings] == [_unescape(h) for h in planned], iso
+        cited = {int(n) for n, _ in links}
+        assert set(told) <= cited, (iso, set(told) - cited)
+        # short: within the words the plan spent on the window's size
+        assert _prose_words(markdown) <= 1.4 * (word_budget(expected) + OVERHEAD) + 40, iso
     # the same input gives the same bytes, also from the JSON form of the context, as
     # `--format json` writes it (keys sorted)
     dumped = json.loads(json.dumps(context, sort_keys=True))
@@ -147,25 +143,25 @@ def test_digest_reads_like_the_references(executorch_jsonl: Path) -> None:
     )
     markdown = write_digest(context)
     assert markdown.startswith(
-        "# Analysis of Pull Requests for pytorch/executorch during 20260209-20260215\n\n### Key Takeaways\n"
+        "# Analysis of Pull Requests for pytorch/executorch during 20260209-20260215\n\n"
+        "### Key Takeaways\nHighlights: "
     )
-    assert re.search(
-        r"totaling 84 PRs across \(1\) [^,]+, \(2\) [^,]+, \(3\) [^,]+, and \(4\) ", markdown
-    )
-    assert "\n---\n" in markdown and "### Summary Table" in markdown
-    assert "| Category | Component | Primary Focus | Key PR |" in markdown
-    assert re.search(r"\*\*[^*]+:\*\* A (two|three|four|five|six)-part series ", markdown)
-    assert "`q8ta_conv2d`" in markdown
-    assert (
-        "[PR#17385](https://github.com/pytorch/executorch/pull/17385) reverted “Fix KeyError in InsertIOQDQ pass for LLM quantization”"
-        in markdown
-    )
-    assert "### Week over Week" in markdown and "first-time contributor" in markdown
-    assert "8 direct pushes" in markdown
-    bullets = re.findall(r"^\*   \*\*(.+?):\*\*", markdown, re.M)
-    assert len(bullets) >= 12
+    takeaways = markdown.split("\n---\n", 1)[0]
+    assert "84 PRs landed, down from 110 the week before, most of the work in (1) " in takeaways
+    assert "Voxtral Realtime" in takeaways  # the week's news leads
+    # bullets say what each change does, with a verb, not a pasted title
+    bullets = re.findall(r"^ *\*   (?:\*\*[^*]+:\*\* )?(.+)$", markdown, re.M)
+    told = [b for b in bullets if "[PR#" in b]
+    assert len(told) >= 12
+    verbs = ("Adds ", "Fixes ", "Makes ", "Supports ", "Enables ", "Introduces ", "Ports ")
+    assert sum(b.startswith(verbs) for b in told) >= len(told) // 2, told
+    assert "`q8ta_im2col`" in markdown
+    assert "### Reverts\n" in markdown and "was reverted ([PR#17385]" in markdown
+    assert re.search(r"\n\*\d+ more PRs also landed: [^*]+\.\*\n", markdown)
+    assert "### Contributors\n*   4 first-time contributors: " in markdown
     cited = {int(n) for n, _ in _LINK.findall(markdown)}
-    assert 15 <= len(cited) <= 60  # selective, not a list of every PR
+    assert 15 <= len(cited) <= 45  # selective, not a list of every PR
+    assert _prose_words(markdown) <= word_budget(84) + OVERHEAD + 60
 
 
 # --- Markdown safety ------------------------------------------------------------------
@@ -216,9 +212,11 @@ def test_pr_text_cannot_break_the_markdown() -> None:
     expected_headings = len(re.findall(r"^#{1,3} ", markdown, re.M))
     assert len(headings) == expected_headings
     assert [t.tag for t in headings][0] == "h1" and all(t.tag == "h3" for t in headings[1:])
+    *body, closing = tokens
+    assert closing.type == "html_block" and closing.content.startswith("<!-- All ")
     assert not [
         t
-        for t in tokens
+        for t in body
         if t.type in ("html_block", "fence", "code_block", "blockquote_open", "ordered_list_open")
     ]
     for token in tokens:
@@ -276,7 +274,7 @@ def test_empty_window_gives_a_short_valid_digest() -> None:
     assert markdown == (
         "# Analysis of Pull Requests for o/r during 20260209-20260215\n\n"
         "### Key Takeaways\nNo pull requests landed in o/r during 20260209-20260215.\n\n---\n\n"
-        "All 0 citations and 0 figures checked against the PRs of the window.\n"
+        "<!-- All 0 citations and 0 figures checked against the PRs of the window. -->\n"
     )
 
 
@@ -321,50 +319,33 @@ def test_digest_work_grows_linearly_with_the_week(executorch_jsonl: Path) -> Non
     assert calls[1] < 3 * calls[0] and calls[2] < 3 * calls[1], calls
 
 
-def _revert_row(n: int, relanded_by: int | None) -> Revert:
-    return Revert(
-        revert=n,
-        sha=f"{n:07x}",
-        title=f"Change {n}",
-        revert_title=f'Revert "Change {n}"',
-        reverted=n - 1000,
-        reverted_in_window=True,
-        relanded_by=relanded_by,
+def _landed(number: int, title: str, body: str = "") -> tuple[PullRequest, Classification]:
+    pr = PullRequest(
+        repo="o/r",
+        number=number,
+        title=title,
+        body=body,
+        sha=f"{number:040x}",
+        author_email="a@x",
+        author_name="A",
+        merged_at=datetime(2026, 2, 10, 12, tzinfo=UTC),
+        files=(FileChange(f"src/store/f{number}.py", 40, 2),),
     )
+    return pr, Classification("Store", "improvements", "t", "t")
 
 
-def _facts(n: int) -> PRFacts:
-    """A PR of the window as the writers read it: only its number and link matter here."""
-    return PRFacts(
-        number=n, title=f"Change {n}", clean_title=f"Change {n}", tags=(), url=f"https://x/{n}",
-        author="a", area="Core", kind="improvements", area_rule="r", kind_rule="k",
-        additions=1, deletions=1, files=1, top_paths=(), symbols=(), claims=(), labels=(),
-        merged_at=None, score=0.0, notability=NotabilityFacts(0.0), theme=None,
-        is_revert=False, is_reland=False, reverted=False,
-    )  # fmt: skip
-
-
-def test_reverts_are_told_up_to_a_cap_those_still_out_first() -> None:
-    numbers = list(range(2001, 2011))  # ten reverts; the even ones relanded
-    told_of = [*numbers, *(n - 1000 for n in numbers), *(n + 500 for n in numbers)]
-    rows = [_revert_row(n, n + 500 if n % 2 == 0 else None) for n in numbers]
-    empty = build_context("o/r", week("2026-W07"), [], [])
-    context = dataclasses.replace(empty, prs={n: _facts(n) for n in told_of}, reverts=tuple(rows))
-    block = reverts(context, Ledger(context))
-    assert block is not None
-    lines = [line.text for line in block.lines]
-    assert len(lines) == REVERTS_SHOWN + 1
-    told = [int(re.match(r"\[PR#(\d+)\]", line).group(1)) for line in lines[:-1]]
-    assert told[:5] == [2001, 2003, 2005, 2007, 2009]  # not relanded: still out, told first
-    assert all("not relanded" in line for line in lines[:5])
-    assert (
-        lines[-1] == "Also 4 more reverts (4 relanded this week); `--format json` lists them all."
-    )
-    # one entry past the cap is told, not counted
-    context = dataclasses.replace(context, reverts=tuple(rows[: REVERTS_SHOWN + 1]))
-    block = reverts(context, Ledger(context))
-    assert block is not None and len(block.lines) == REVERTS_SHOWN + 1
-    assert not any(line.text.startswith("Also") for line in block.lines)
+def test_reverts_are_told_those_still_out_first_the_rest_cited_in_a_line() -> None:
+    changes = [_landed(n, f"Add the index of table {n}") for n in range(1, 6)]
+    reverts = [_landed(n + 100, f'Revert "Add the index of table {n}"') for n in range(1, 6)]
+    again = [_landed(201, "Add the index of table 1"), _landed(202, "Add the index of table 2")]
+    context = build_context("o/r", week("2026-W07"), [*changes, *reverts, *again], [])
+    markdown = write_digest(context)
+    block = markdown.split("### Reverts\n", 1)[1].split("\n### ", 1)[0].split("\n---", 1)[0]
+    lines = [line for line in block.splitlines() if line.startswith("*   ")]
+    assert len(lines) == 4, block  # three told, the rest in one line
+    assert all("landed again" not in line for line in lines[:3]), "those still out come first"
+    assert lines[3].startswith("*   2 more reverts ("), lines[3]
+    assert block.count("was reverted ([PR#") == 3
 
 
 def test_a_window_of_direct_pushes_only_is_told_by_area() -> None:
@@ -432,9 +413,8 @@ def test_merges_git_names_itself_are_counted_not_listed() -> None:
 
     with_prs = [landed(5, "Fix the exporter crash", number=7), *pushes]
     markdown = write_digest(build_context("o/r", week("2026-W07"), with_prs, []))
-    [line] = [line for line in markdown.splitlines() if "counted apart from the PRs" in line]
-    assert line.endswith(
-        "4 direct pushes (commits without a PR), counted apart from the PRs: Add the store"
-        " (`1111111`); The LLM writer's re-ask (`4444444`); and 2 more"
+    [line] = [line for line in markdown.splitlines() if "commits without a PR" in line]
+    assert line == (
+        "*   4 direct pushes (commits without a PR) also landed"
         " (2 merges of branches among them, not listed)."
     ), line

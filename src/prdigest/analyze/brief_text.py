@@ -30,7 +30,8 @@ from ..reading.news_fragments import news_fragment
 from ..reading.pr_body import PRBody, Role, continued_title, is_bot_body, read_body
 from ..reading.releases import changelog_items, released_version
 from .brief_why import stated_why
-from .english import as_clause, sentence_case, third_person, verb_base
+from .docs_intro import docs_intro
+from .english import as_clause, lowered_start, sentence_case, third_person, verb_base
 from .statements import about_the_same, as_statement, content_words, has_subject, sentences
 
 _CODE_NAME = re.compile(r"`([^`]{2,80})`|\b([A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+)\b")
@@ -55,6 +56,7 @@ _RULES = (
     "brief_text.py",
     "brief_why.py",
     "statements.py",
+    "docs_intro.py",
     "english.py",
     "../reading/pr_body.py",
     "../reading/titles.py",
@@ -86,6 +88,9 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
     what = spelled_as_code(what, pr)
     fix = bool(_FIX.match(clean.text))
     why, why_from = stated_why(read, what, claims, fix)
+    if not why:  # no reason given: the page it adds says what its subject is
+        why = docs_intro(pr.files, clean.text)
+        why_from = "docs" if why else ""
     brings = changelog_items(pr) if released_version(pr) else ()
     if brings:  # a release says what it brings, in its changelog's words
         why, why_from = "Highlights: " + "; ".join(_clip(item) for item in brings), "release"
@@ -182,13 +187,8 @@ def _given_a_verb(text: str, pr: PullRequest) -> str:
     created = sum(f.additions or 0 for f in pr.files if is_library(f.path) and not f.deletions)
     changed = sum((f.additions or 0) + (f.deletions or 0) for f in pr.files if is_library(f.path))
     if changed and created >= 0.6 * changed:
-        return f"Adds {text[:1].lower() + text[1:] if _plain(text) else text}"
+        return f"Adds {lowered_start(text)}"
     return text
-
-
-def _plain(text: str) -> bool:
-    first = text.split(" ", 1)[0]
-    return first.isalpha() and first[1:].islower()
 
 
 def _as_typed(text: str, title: str) -> str:

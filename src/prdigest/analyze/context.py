@@ -13,16 +13,16 @@ from ..models import BriefText, Classification, PullRequest, links_to_github, pr
 from ..reading.spelling import Spelling
 from ..timeutil import Window, to_iso
 from .brief_types import Brief
-from .briefs import make_briefs
 from .components import history_order, new_components
 from .context_types import Area, Claim, Counts, DigestContext, DirectPush, PRFacts, WindowSpan
 from .digest_plan import plan_digest, untold_kind
 from .families import families, family_of
 from .items import Item, build_item
 from .notability import Notability, assess
+from .pr_briefs import make_briefs
 from .prior_facts import History
 from .revert_flags import pair_reverts
-from .series import series_homes, series_keys
+from .series_groups import series_homes, series_keys
 from .trends import trends
 from .window import counts, first_time_authors, persons
 

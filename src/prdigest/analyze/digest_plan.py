@@ -192,7 +192,10 @@ def plan_digest(
         if b.number not in told:
             kind = Untold.REVERTS if b.status in (Status.REVERT, Status.REVERTED) else None
             untold[kind or untold_kind.get(b.number, Untold.OTHER)].append(b.number)
-    components = Counter(b.component for b in briefs.values() if b.user_facing)
+    # "Other" is where the rules put what they could not place: no place the work went
+    components = Counter(
+        b.component for b in briefs.values() if b.user_facing and b.component not in ("", "Other")
+    )
     return DigestPlan(
         grouping=grouping,
         lead=lead,

@@ -224,6 +224,7 @@ def third_person(verb: str) -> str:
 
 
 _ADVERB_VERB = re.compile(r"([A-Z]?[a-z]+ly) ([a-z]+)\b")
+_TAG_THEN_VERB = re.compile(r"([A-Z][\w.+-]*) ([A-Z][a-z]+) (\S.*)")
 _NEGATION = re.compile(r"(?i)(?:don'?t|do not|never)\s+(\S+)(.*)")
 
 
@@ -249,6 +250,11 @@ def as_clause(clean_text: str) -> str:
         return f"{adverb.group(1).lower()} {verb}{clean_text[adverb.end() :]}"
     base = verb_base(words[0])
     rest = words[1] if len(words) > 1 else ""
+    tagged = _TAG_THEN_VERB.fullmatch(clean_text)
+    if not base and tagged and verb_base(tagged.group(2), third=False) == tagged.group(2).lower():
+        # `Java Remove X`: a component's name before the verb
+        verb = third_person(tagged.group(2).lower())
+        return f"{verb} {tagged.group(3)} in {tagged.group(1)}"
     if base in ("support", "fix") and rest.lower().startswith("for "):
         # a noun here: `Support for X` → `adds support for X`, `Fix for X` → `fixes X`
         return f"adds support {rest}" if base == "support" else f"fixes {rest[4:]}"
@@ -268,6 +274,19 @@ def sentence_case(text: str) -> str:
     ):
         return text
     return first[:1].upper() + text[1:]
+
+
+def lowered_start(text: str) -> str:
+    """The text continuing a sentence: its first word in lower case when it is a plain
+    word ("Support for X" → "support for X"), kept when it is a name: code, an acronym,
+    or the first of title-cased words ("Exynos Backend for …")."""
+    words = text.split(" ", 2)
+    first = words[0] if words else ""
+    if not (first.isalpha() and first[:1].isupper() and first[1:].islower()):
+        return text
+    if len(words) > 1 and words[1][:1].isupper() and words[1][1:2].islower():
+        return text
+    return first.lower() + text[len(first) :]
 
 
 NUMBER_WORDS = {

@@ -15,9 +15,9 @@ from ..reading.spelling import Spelling
 from ..timeutil import to_iso
 from .announcements import WindowNames
 from .brief_types import Brief
-from .briefs import make_briefs
 from .items import build_item
 from .notability import assess
+from .pr_briefs import make_briefs
 from .revert_flags import pair_reverts
 
 

@@ -63,7 +63,7 @@ def pair_reverts(
             sha=it.pr.sha or "",
             reverted=number,
             reverted_in_window=number in in_window,
-            title=target_title(it, number),
+            title=target_title(it, number) or _wrapped_subject(it, "revert"),
             revert_title=it.pr.title,
             relanded_by=relanded_by(it, number),
         )
@@ -75,7 +75,7 @@ def pair_reverts(
             sha=it.pr.sha or "",
             relanded=number,
             relanded_in_window=number in in_window,
-            title=target_title(it, number) or _reland_subject(it),
+            title=target_title(it, number) or _wrapped_subject(it, "reland"),
             reland_title=it.pr.title,
         )
         for it, number in relands
@@ -83,9 +83,12 @@ def pair_reverts(
     return revert_rows, reland_rows
 
 
-def _reland_subject(it: Item) -> str:
-    """What a reland with an unknown target redoes, from its own title (`[Reland] X` → X)."""
+def _wrapped_subject(it: Item, kind: str) -> str:
+    """What a revert or reland with an unknown target undoes or redoes, from its own title
+    (`[Reland] X` → X, `Revert X` → X)."""
     wrapper = read_wrapper(it.clean.text)
-    text = wrapper.rest if wrapper and wrapper.kind == "reland" and wrapper.plain else it.clean.text
+    if not (wrapper and wrapper.kind == kind and wrapper.plain):
+        return "" if kind == "revert" else it.clean.text.strip().strip('"')
+    text = wrapper.rest
     text = text.strip().strip('"')
     return "" if not text or re.fullmatch(r"#?\d+", text) else text

@@ -44,6 +44,13 @@ _CUT = re.compile(
     r"\s+(?:so that|in order to|because|since)\s|;\s|:\s|\s[-–—]\s)"
 )
 _SPAN = re.compile(r"`[^`]*`")
+# what a sentence leaves hanging when the list or link it introduces is not carried over
+# ("to hold parameters such as:", "which implements https://…")
+_DANGLING = re.compile(
+    r"(?i)(?:,?\s+(?:such as|like|including|e\.g\.?|for example|namely|the following(?:\s+\w+)?|"
+    r"as follows|below|(?:which|that)\s+\w+|see|at|in|from|per|via|here))+\s*$"
+)
+_URL = re.compile(r"\(?<?https?://\S+")
 # a release note's leading tag: "(Breaking change!) `mkdir -v` now returns a table"
 _TAGGED = re.compile(r"^\s*(?:\([^()]{2,40}\)|\[[^\[\]]{2,40}\]|\*\*[^*]{2,40}\*\*:?)\s*")
 _NEW = re.compile(r"(?i)^(?:an?\s+)?(?:new|initial)\s+\S")
@@ -63,7 +70,7 @@ def sentences(text: str) -> list[str]:
 def as_statement(sentence: str) -> str:
     """The sentence as a statement of the change ("Adds X", "`grid` now accepts X"), or ""
     when it is none."""
-    text = _TAGGED.sub("", sentence.strip().strip("*_ ")).rstrip(":")
+    text = _without_dangling(_TAGGED.sub("", sentence.strip().strip("*_ ")))
     prose = _SPAN.sub("x", text)  # what code spans hold is no sign of code in the prose
     if not text or _NOT_STATEMENT.search(prose) or _CODEY.search(prose):
         return ""
@@ -82,6 +89,18 @@ def as_statement(sentence: str) -> str:
     rest = re.sub(r"(?i)^(?:also|now)\s+", "", rest)
     stated = f"{third_person(base).capitalize()} {rest}"
     return _shortened(stated)
+
+
+def _without_dangling(text: str) -> str:
+    """The sentence without a link it points at nor the words left introducing a list
+    that follows it ("Holds parameters such as:" → "Holds parameters"); "" when too
+    little is left."""
+    url = _URL.search(text)
+    if url:
+        text = text[: url.start()]
+    cut = _DANGLING.sub("", text.rstrip(" :.")) if url or text.rstrip().endswith(":") else text
+    cut = cut.rstrip(" :,")
+    return cut if len(cut.split()) >= 2 else ""
 
 
 def has_subject(statement: str) -> bool:

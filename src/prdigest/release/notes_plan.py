@@ -41,10 +41,10 @@ from .release_context import (
     NotesSection,
     ReleaseContext,
 )
+from .release_series import draft_leads, series_parts, series_phrase
 from .repeated_changes import group_breaking, told_together
 from .reverted_in_range import RevertOutcome, label
 from .sentences import to_sentence, whole_title
-from .series import draft_leads, series_parts, series_phrase
 from .styles import NotesStyle, style_named
 from .worksheet import WorksheetRow, accepters, files_cell
 

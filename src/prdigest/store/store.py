@@ -4,7 +4,7 @@ on `StoreCore` (core.py); this class puts them together."""
 
 from __future__ import annotations
 
-from .briefs import BriefTables
+from .brief_tables import BriefTables
 from .classifications import ClassificationTables
 from .github_store import GitHubTables
 from .identities import IdentityTables

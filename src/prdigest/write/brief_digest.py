@@ -17,7 +17,7 @@ from ..analyze.digest_plan import DigestPlan, Entry, Grouping, PlannedSection, U
 from ..analyze.english import number_word, plural, sentence_case
 from ..render.markdown import inline, plain
 from .brief_lines import lead_clause, named, sentence
-from .digest_blocks import Ledger, first_timers
+from .digest_blocks import Ledger, first_timers, merges_among
 from .digest_document import Block, Digest, Figure, Line, Section
 
 _UNTOLD_WORDS: dict[Untold, str] = {
@@ -168,18 +168,22 @@ def _reverts(context: DigestContext, ledger: Ledger) -> Block | None:
             continue
         target = briefs.get(row.reverted) if row.reverted is not None else None
         what = inline(sentence_case(target.what)) if target else plain(row.title)
-        relands = (
+        relands = [
             b.number
             for b in briefs.values()
-            if b.status is Status.RELAND and b.status_of == row.reverted
+            if b.status is Status.RELAND
+            and row.reverted is not None
+            and b.status_of == row.reverted
+        ]
+        taken.append(
+            _Taken(row.revert, target, what, row.relanded_by or min(relands, default=None))
         )
-        taken.append(_Taken(row.revert, target, what, row.relanded_by or next(relands, None)))
     taken.sort(key=lambda t: (t.again is not None, not t.what))
     lines: list[Line] = []
     for t in taken[:REVERTS_TOLD]:
         told = f"“{t.what}”" if t.what else "A change"
-        if t.target is not None:
-            told = f"{t.what} ({ledger.cite(t.target.number)})"
+        if t.target is not None:  # "The change that fixes X (#1) was reverted"
+            told = f"The change that {_lowered(t.what)} ({ledger.cite(t.target.number)})"
         text = f"{told} was reverted ({ledger.cite(t.revert)})"
         text += f" and landed again ({ledger.cite(t.again)})." if t.again else "."
         lines.append(ledger.line(text))
@@ -191,11 +195,14 @@ def _reverts(context: DigestContext, ledger: Ledger) -> Block | None:
 
 
 def _people(context: DigestContext) -> Block | None:
+    """Who is new (with history enough to tell), and what landed without a PR."""
     first = context.first_time_authors
-    if not first:
-        return None
-    names = ", ".join(first[:5]) + (f" and {len(first) - 5} more" if len(first) > 5 else "")
-    return Block(
-        "Contributors",
-        (Line(plain(f"{first_timers(len(first), context).capitalize()}: {names}.")),),
-    )
+    lines = []
+    if first:
+        names = ", ".join(first[:5]) + (f" and {len(first) - 5} more" if len(first) > 5 else "")
+        lines.append(Line(plain(f"{first_timers(len(first), context).capitalize()}: {names}.")))
+    pushes = context.direct_pushes
+    if pushes:  # beside PRs, pushes are mostly syncs and fix-ups: counted, not told
+        many = plural(len(pushes), "direct push", "direct pushes")
+        lines.append(Line(f"{many} (commits without a PR) also landed{merges_among(pushes)}."))
+    return Block("Contributors", tuple(lines)) if lines else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..analyze.brief_types import AnnouncementKind, Brief, Status
-from ..analyze.english import sentence_case, verb_base
+from ..analyze.english import lowered_start, sentence_case, verb_base
 from ..analyze.statements import has_subject
 from ..render.markdown import inline
 
@@ -38,7 +38,13 @@ def sentence(brief: Brief, *, name: str = "") -> str:
         text += f", {inline(brief.why).rstrip('.')}"
     elif brief.why:
         text += f". {inline(sentence_case(brief.why)).rstrip('.')}"
+    if brief.migration and brief.announced in _TOLD_MIGRATION:
+        text += f". {inline(sentence_case(brief.migration)).rstrip('.')}"
     return text
+
+
+# what users must do is told with the changes that ask it of them
+_TOLD_MIGRATION = (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
 
 
 def named(brief: Brief, name: str) -> bool:
@@ -56,16 +62,14 @@ def lead_clause(brief: Brief) -> str:
     what = _short(brief.what)
     verb, _, rest = what.partition(" ")
     base = verb_base(verb)
+    # the word after the verb keeps its capital: mid-sentence, a capital is a name's
     if base in ("add", "introduce", "implement") and rest:
-        text = rest
-    elif base == "fix" and rest:
-        text = f"a fix for {rest}"
-    elif base == "support" and rest:
-        text = f"support for {rest}"
-    else:
-        text = what
-    clause = inline(text)
-    return clause[:1].lower() + clause[1:] if _lowerable(clause) else clause
+        return inline(rest)
+    if base == "fix" and rest:
+        return inline(f"a fix for {rest}")
+    if base == "support" and rest:
+        return inline(f"support for {rest}")
+    return lowered_start(inline(what))
 
 
 def _short(what: str) -> str:
@@ -82,11 +86,6 @@ def _short(what: str) -> str:
     while _DANGLING.search(what):
         what = _DANGLING.sub("", what)
     return what
-
-
-def _lowerable(text: str) -> bool:
-    first = text.split(" ", 1)[0]
-    return first[:1].isupper() and first[1:].islower() and first.isalpha()
 
 
 def _without_name(what: str, name: str) -> str:

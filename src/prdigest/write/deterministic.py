@@ -34,11 +34,7 @@ def deterministic_digest(context: DigestContext) -> Digest:
             "write the digest again from the store (prdigest digest REPO --week …)",
         )
     digest = replace(digest, closing=closing(digest, context))
-    texts = {
-        n: (*own, *context.briefs[n].figures) if n in context.briefs else own
-        for n, own in own_texts(context.prs).items()
-    }
-    problems = check_digest(digest, context.repo, context.prs, texts)
+    problems = check_digest(digest, context.repo, context.prs, own_texts(context.prs))
     if problems:
         raise TemplateError(
             f"the digest failed its check: {problems[0]}", "report this as a bug in prdigest"

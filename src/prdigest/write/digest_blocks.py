@@ -103,7 +103,7 @@ def people(context: DigestContext, *, list_pushes: bool = True) -> Block | None:
         text = f"{plural(len(pushes), 'direct push', 'direct pushes')} (commits without a PR), counted apart from the PRs"
         if named:
             text += f": {shown}" + (f"; and {more} more" if more else "")
-        text += _merges_among(pushes)
+        text += merges_among(pushes)
         lines.append(Line(text + "."))
     return Block("Contributors", tuple(lines))
 
@@ -115,7 +115,7 @@ def empty(context: DigestContext) -> Digest:
     text = f"No pull requests landed in {context.repo} during {context.window.label}"
     if counts.direct_pushes:
         text += f"; {plural(counts.direct_pushes, 'direct push', 'direct pushes')} did"
-        text += _merges_among(context.direct_pushes)
+        text += merges_among(context.direct_pushes)
     if counts.previous_prs:
         text += f" (the week before had {plural(counts.previous_prs, 'PR')})"
     told = [p for p in context.direct_pushes if not is_branch_merge(p.title)]
@@ -134,7 +134,7 @@ _PUSHES_SHOWN = 5  # a section's direct pushes, by title; the rest are counted
 _PUSH_SECTIONS = 6  # past this many areas, those with one push share "Other Areas"
 
 
-def _merges_among(pushes: Sequence[DirectPush]) -> str:
+def merges_among(pushes: Sequence[DirectPush]) -> str:
     """` (3 merges of branches among them, not listed)`: git's own subject for a merge
     (`Merge branch 'x'`) says nothing of the work, so those pushes are counted, not listed."""
     merges = sum(1 for p in pushes if is_branch_merge(p.title))

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field, replace
 
 from ...analyze.brief_text import brief_text
 from ...analyze.brief_types import Status
-from ...analyze.briefs import worded
 from ...analyze.context_types import DigestContext
 from ...analyze.english import sentence_case
+from ...analyze.pr_briefs import worded
 from ...analyze.pr_reading import content_key
 from ...errors import LLMError, TemplateError
 from ...models import BriefText, PullRequest
