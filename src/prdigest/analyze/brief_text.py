@@ -144,6 +144,7 @@ _NOUN_ACTION = re.compile(
     r"(?i)^(?P<what>.+?)\s+(?P<noun>fix(?:es)?|clean-?ups?|refactor(?:ing)?|support|improvements?|"
     r"updates?|removal|cleaning)$"
 )
+_SUPPORT_FOR = re.compile(r"(?i)^\S.*?\ssupport\s+(?:for|in|to|on|of)\s+\S")
 _NOUN_VERBS = {
     "fix": "Fixes", "fixes": "Fixes", "cleanup": "Cleans up", "cleanups": "Cleans up",
     "clean-up": "Cleans up", "clean-ups": "Cleans up", "cleaning": "Cleans up",
@@ -178,6 +179,8 @@ def _given_a_verb(text: str, pr: PullRequest) -> str:
     if leading:
         rest = leading.group("rest")
         return f"{_LEADING_VERBS[leading.group('noun').lower()]} {rest}"
+    if _SUPPORT_FOR.match(text):  # `VLM support for GOLDTrainer`
+        return f"Adds {lowered_start(text)}"
     noun = _NOUN_ACTION.match(text)
     if noun:
         return f"{_NOUN_VERBS[noun.group('noun').lower()]} {noun.group('what')}"

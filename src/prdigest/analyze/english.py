@@ -137,7 +137,8 @@ for _verb in (
     "recompute redirect reimplement reload remap render repackage reproduce rerun respect "
     "restrict retain retrieve revamp revise sanitize serve specify stub substitute toggle "
     "transfer transform translate trigger truncate unpack unpin unset unskip unwrap upcast "
-    "utilize widen accelerate consider narrow incorporate"
+    "utilize widen accelerate consider narrow incorporate borrow factorize shuffle honor "
+    "honour"
 ).split():
     VERB_NOUNS.setdefault(_verb, "")
 VERB_NOUNS.update(
@@ -174,6 +175,7 @@ _ACTION_FORMS = frozenset(
 )
 
 
+_VERB_PREFIXES = frozenset("auto re pre un de co lazy lazily force batch double self".split())
 _INFLECTED = {"adds": "add", "added": "add", "fixes": "fix", "fixed": "fix"}
 
 
@@ -186,6 +188,10 @@ def verb_base(word: str, third: bool = True) -> str:
         return _INFLECTED[low]
     if low in VERB_NOUNS:
         return low
+    head, dash, last = low.rpartition("-")
+    if dash and head in _VERB_PREFIXES:  # `Auto-load`, `Lazy-import`: a verb with a prefix
+        base = verb_base(last, third)
+        return f"{head}-{base}" if base else ""
     stems: list[str] = []
     if low.endswith("ing") and len(low) >= 5:
         stem = low[:-3]
@@ -224,6 +230,7 @@ def third_person(verb: str) -> str:
 
 
 _ADVERB_VERB = re.compile(r"([A-Z]?[a-z]+ly) ([a-z]+)\b")
+_DEFAULT_TO = re.compile(r"(?i)default\s+(\S.*?\s+to\s+\S.*)")
 _TAG_THEN_VERB = re.compile(r"([A-Z][\w.+-]*) ([A-Z][a-z]+) (\S.*)")
 _NEGATION = re.compile(r"(?i)(?:don'?t|do not|never)\s+(\S+)(.*)")
 
@@ -250,6 +257,9 @@ def as_clause(clean_text: str) -> str:
         return f"{adverb.group(1).lower()} {verb}{clean_text[adverb.end() :]}"
     base = verb_base(words[0])
     rest = words[1] if len(words) > 1 else ""
+    defaulted = _DEFAULT_TO.fullmatch(clean_text)
+    if defaulted:  # `Default X to Y`: "Default" is the verb here
+        return f"defaults {defaulted.group(1)}"
     tagged = _TAG_THEN_VERB.fullmatch(clean_text)
     if not base and tagged and verb_base(tagged.group(2), third=False) == tagged.group(2).lower():
         # `Java Remove X`: a component's name before the verb

@@ -18,7 +18,7 @@ BRACKET_TAG = re.compile(r"\[([^\[\]]{1,60})\]")
 # Leading `[ET-VK][ez] ` tags, as a pattern string so callers may wrap it in a group.
 LEADING_TAGS = r"(?:\[[^\[\]]{1,40}\]\s*)+"
 # A short `Area:` / `fix(ci):` prefix before the colon, as a pattern string.
-COLON_PREFIX = r"[A-Za-z][\w.+/\- ]{0,30}?(?:\([\w\-/ ]{1,20}\))?!?"
+COLON_PREFIX = r"[A-Za-z][\w.+/\- ]{0,30}?(?:\([\w\-/ `.,]{1,30}\))?!?"
 # A Phabricator diff id `D12345678` (the group is the number).
 PHAB_ID = re.compile(r"\bD(\d{6,})\b")
 SPACES = re.compile(r"\s+")
