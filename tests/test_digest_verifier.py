@@ -10,10 +10,9 @@ import dataclasses
 import pytest
 
 from llm_helpers import REPO
-from prdigest.analyze.context_types import DigestContext, Quote
+from prdigest.analyze.context_types import DigestContext
 from prdigest.errors import TemplateError
 from prdigest.write.deterministic import deterministic_digest, write_digest
-from prdigest.write.digest_blocks import Ledger
 from prdigest.write.digest_document import Digest, Figure, Line
 from prdigest.write.digest_verifier import check_digest
 
@@ -53,27 +52,33 @@ def test_the_verifier_refuses_what_a_digest_must_never_say(context: DigestContex
 
 
 def test_the_deterministic_writer_passes_its_document_through_the_verifier(
-    context: DigestContext, monkeypatch: pytest.MonkeyPatch
+    context: DigestContext,
 ) -> None:
-    """A figure the builder let through (its own check failing open) is refused before the
-    digest becomes Markdown; a figure the PR states is quoted and counted."""
+    """Every figure a told brief quotes is stated by its PR, and the closing comment counts
+    the checks; a brief whose figure its PR does not state (a brief's words gone wrong)
+    is refused before the digest becomes Markdown."""
     digest = deterministic_digest(context)
     quoted = [f for line in digest.lines() for f in line.figures]
     cited = [n for line in digest.lines() for n in line.cites]
     assert cited and set(cited) <= set(context.prs)
-    assert digest.closing.startswith(f"All {len(cited)} citations and {len(quoted)} figure")
-    area = next(a for a in context.areas if a.themes and a.themes[0].prs)
-    theme = dataclasses.replace(
-        area.themes[0], figures=(Quote("37.5x faster inference", area.themes[0].prs[0]),)
+    assert digest.closing == (
+        f"<!-- All {len(cited)} citations and {len(quoted)} figure"
+        f"{'' if len(quoted) == 1 else 's'} checked against the PRs of the window. -->"
     )
+    assert context.plan is not None
+    told = context.plan.lead[0]
+    brief = context.briefs[told]
     invented = dataclasses.replace(
         context,
-        areas=tuple(
-            dataclasses.replace(a, themes=(theme, *a.themes[1:])) if a is area else a
-            for a in context.areas
-        ),
+        briefs={
+            **context.briefs,
+            told: dataclasses.replace(
+                brief,
+                why="37.5x faster inference",
+                why_from="result",
+                figures=("37.5x faster inference",),
+            ),
+        },
     )
-    assert "37.5x" not in write_digest(invented)  # the builder's own check leaves it out
-    monkeypatch.setattr(Ledger, "figure_ok", lambda self, text, number: True)
     with pytest.raises(TemplateError, match="37.5x faster inference"):
         write_digest(invented)

@@ -348,15 +348,16 @@ def test_answering_no_keeps_the_report_and_is_no_error(synced: Path) -> None:
 def test_a_stored_digest_the_site_cannot_read_is_one_clear_line(
     synced: Path, tmp_path: Path
 ) -> None:
-    """The repository page reads the newest digest's stored news: a context whose news is
-    not what the analysis writes (here, a PR number as text) is said once, not a traceback."""
+    """The repository page reads the newest digest's stored plan: a context whose plan is
+    not what the analysis writes (here, a lead PR number as text) is said once, not a
+    traceback."""
     import sqlite3
 
     assert run_cli("digest", REPO, "--week", "2025-W06", db=synced).exit_code == 0
     conn = sqlite3.connect(synced)
     (context,) = conn.execute("SELECT context FROM reports").fetchone()
     stored = json.loads(context)
-    stored["news"]["lead"] = [str(n) for n in stored["news"]["lead"]] or ["12"]
+    stored["plan"]["lead"] = [str(n) for n in stored["plan"]["lead"]] or ["12"]
     conn.execute("UPDATE reports SET context = ?", (json.dumps(stored),))
     conn.commit()
     conn.close()
@@ -364,5 +365,5 @@ def test_a_stored_digest_the_site_cannot_read_is_one_clear_line(
     assert result.exit_code == 1, result.stderr
     line = one_error_line(result)
     assert f"the stored digest of {REPO} for 2025-02-03..2025-02-09 cannot be read" in line
-    assert "Expected `int`, got `str` - at `$.news.lead[0]`" in line
+    assert "Expected `int`, got `str` - at `$.plan.lead[0]`" in line
     assert "Traceback" not in result.stderr

@@ -4,8 +4,11 @@
 - a series only on evidence the PRs give (a ghstack list, a stated continuation, part
   markers), told once where most of it lands, all its parts cited; never on shared words;
 - a bullet keeps the subject its title's prefix carried;
-- the length follows the week: a small week is short, has no section for a lone PR, no
-  fixed block that carries nothing, no "1 more PR" hiding a PR, no Markdown escapes.
+- the length follows the week: a small week is short, has no fixed block that carries
+  nothing, tells every change users see and counts the rest exactly, no Markdown escapes.
+
+Checked against the composed Markdown and the `--format json` context's `briefs` and
+`plan` (what each PR is, and which bullet tells it).
 """
 
 from __future__ import annotations
@@ -77,6 +80,48 @@ def _series_lines(markdown: str) -> list[str]:
     ]
 
 
+def _below(markdown: str) -> str:
+    """The digest below Key Takeaways: its sections, closing line and blocks."""
+    return markdown.split("\n---\n", 1)[1]
+
+
+def _sections(markdown: str) -> list[str]:
+    """The numbered sections, each from its heading's name (`Bug fixes`) to the next."""
+    parts = re.split(r"\n### \d+\. ", _below(markdown))[1:]
+    return [re.split(r"\n\n(?=\*\w|###)", part, maxsplit=1)[0] for part in parts]
+
+
+def _told_of(markdown: str, number: int) -> list[str]:
+    """What the digest says of PR `number` wherever it cites it: Key Takeaways' clause
+    that ends with its citation, and each bullet citing it (a sub-bullet with the name of
+    the bullet it is under)."""
+    _, _, rest = markdown.partition("### Key Takeaways\n")
+    paragraph = rest.split("\n", 1)[0]
+    told: list[str] = []
+    start = 0
+    for cite in re.finditer(r"\[PR#(\d+)\]\([^)]*\)", paragraph):
+        if int(cite.group(1)) == number:
+            told.append(paragraph[start : cite.start()])
+        start = cite.end()
+    parent = ""
+    for line in _below(markdown).splitlines():
+        if line.startswith("*   "):
+            parent = line
+        if f"[PR#{number}]" in line:
+            told.append(f"{parent} {line}" if line.startswith("    *   ") else line)
+    return told
+
+
+def _entries_of(context: dict[str, Any], numbers: set[int]) -> list[dict[str, Any]]:
+    """The plan's bullets that tell any of `numbers`."""
+    return [
+        entry
+        for section in context["plan"]["sections"]
+        for entry in section["entries"]
+        if numbers & {*entry["prs"], *entry["cited_with"]}
+    ]
+
+
 def test_shared_title_words_make_no_series(tmp_path: Path) -> None:
     """`mx: support X` and `nvfp4: support X` by one author share every word of their
     cleaned titles, yet nothing says they are one effort: no series (they were one)."""
@@ -106,19 +151,25 @@ def test_a_stack_across_areas_is_one_series_told_where_most_of_it_lands(
         *_filler(210, 6),
     ]  # fmt: skip
     markdown, context = _digest(tmp_path, records)
+    series = {201, 202, 203, 204}
     lines = _series_lines(markdown)
     assert len(lines) == 1, markdown
-    assert {int(n) for n in _LINK.findall(lines[0])} == {201, 202, 203, 204}
+    assert {int(n) for n in _LINK.findall(lines[0])} == series
     assert "four-part series" in lines[0]
     home = context["prs"]["201"]["area"]
     # one effort, one area: the CLI PR is filed and counted where the series is told
     assert context["prs"]["203"]["area"] == home, context["prs"]["203"]
     assert {context["prs"][str(n)]["area"] for n in (202, 204)} == {home}
     assert context["prs"]["205"]["area"] != home  # the CLI's own PRs stay the CLI's
-    section = next(s for s in markdown.split("\n### ") if lines[0] in s)
-    heading, _, _ = section.partition("\n")
-    # told in the area holding three of its four PRs: its section, or its line in the tail
-    assert heading.endswith(f". {home}") or lines[0].startswith(f"*   **{home}**"), section
+    # its briefs are filed under the component holding three of its four PRs
+    briefs = context["briefs"]
+    assert {briefs[str(n)]["component"] for n in series} == {home}, briefs["203"]
+    assert briefs["205"]["component"] != home
+    # one bullet of the plan tells it, every part cited once below Key Takeaways
+    (entry,) = _entries_of(context, series)
+    assert entry["series"] and set(entry["prs"]) == series, entry
+    for number in series:
+        assert len(re.findall(rf"\[PR#{number}\]", _below(markdown))) == 1, markdown
 
 
 def test_a_bullet_keeps_the_subject_its_prefix_carried(tmp_path: Path) -> None:
@@ -129,10 +180,18 @@ def test_a_bullet_keeps_the_subject_its_prefix_carried(tmp_path: Path) -> None:
         _record(302, "mxfp8 moe: enable ep=1", "widgets/moe/mxfp8.py", author="Bo", lines=80),
         *_filler(310, 4),
     ]
-    markdown, _ = _digest(tmp_path, records)
-    assert "`ParallelismConfig.to_json`" in markdown, markdown
-    line = next(line for line in markdown.splitlines() if "ep=1" in line and "PR#302" in line)
-    assert "mxfp8" in line, line
+    markdown, context = _digest(tmp_path, records)
+    # the subject as the title writes it: a class name keeps its capitals
+    assert context["briefs"]["301"]["subject"].strip("`") == "ParallelismConfig"
+    assert context["briefs"]["302"]["subject"] == "mxfp8 moe"
+    # wherever the digest tells them (Key Takeaways, bullets), with their subject:
+    # `ParallelismConfig.to_json`, or `to_json` under the name ParallelismConfig
+    told_301, told_302 = _told_of(markdown, 301), _told_of(markdown, 302)
+    assert told_301 and told_302, markdown
+    for told in told_301:
+        assert "ParallelismConfig" in told and "to_json" in told, (told, markdown)
+    for told in told_302:
+        assert "mxfp8" in told and "ep=1" in told, (told, markdown)
 
 
 def test_a_title_that_only_names_a_thing_reads_as_what_its_body_says_it_does(
@@ -155,19 +214,23 @@ def test_a_title_that_only_names_a_thing_reads_as_what_its_body_says_it_does(
         *_filler(410, 4),
     ]
     markdown, _ = _digest(tmp_path, records)
-    sections = markdown.split("\n---\n", 1)[1]  # below Key Takeaways
+    sections = _below(markdown)
 
     def line_of(number: int) -> str:
         return next(line for line in sections.splitlines() if f"PR#{number}]" in line)
 
     assert "dds the pipeline orchestrator (`GenAIPipeline`)" in line_of(401), sections
-    assert "wires" not in line_of(401)  # the statement's object, not its why
+    # the statement, without what only its author can follow ("from PRs 1 and 2")
+    assert not re.search(r"\bPRs? \d", line_of(401)), line_of(401)
     assert "unnecessary checks" not in line_of(402), sections
     assert "Neutron flow support for `ReLU`" in line_of(402), sections
     assert "o longer uses im2col path" in line_of(403), sections
-    lead = markdown.split("### Key Takeaways", 1)[1].split("\n---\n", 1)[0]
-    assert "the pipeline orchestrator (`GenAIPipeline`) added ([PR#401]" in lead, lead
-    assert "im2col path for general convs no longer used ([PR#403]" in lead, lead
+    # Key Takeaways names them by what they do, too (a noun phrase for what is added)
+    (lead_401,) = [t for t in _told_of(markdown, 401) if not t.startswith("*")] or [""]
+    (lead_403,) = [t for t in _told_of(markdown, 403) if not t.startswith("*")] or [""]
+    assert "the pipeline orchestrator (`GenAIPipeline`)" in lead_401, markdown
+    assert not re.search(r"\bPRs? \d", lead_401), lead_401
+    assert "no longer uses im2col path for general convs" in lead_403, markdown
 
 
 def _words(markdown: str) -> int:
@@ -178,9 +241,10 @@ def _words(markdown: str) -> int:
 
 def test_a_small_week_reads_in_under_a_minute(tmp_path: Path) -> None:
     """Seven PRs (and a week before, so every fixed block could speak): under 200 words,
-    no section for a lone PR, no block that carries nothing (no Summary Table, no Week over
-    Week repeating the total, no bare count of authors), no "1 more PR" hiding a PR, and
-    no Markdown escape a reader of the plain text would see."""
+    no block that carries nothing (no Summary Table, no Week over Week repeating the
+    total, no bare count of authors), every change users see told, the docs and CI PRs
+    counted exactly by what they are, and no Markdown escape a reader of the plain text
+    would see."""
     before = [
         _record(
             400 + i, f"Improve parser speed part {i}", "widgets/parser/p.py", day=3, author="Ann"
@@ -199,15 +263,22 @@ def test_a_small_week_reads_in_under_a_minute(tmp_path: Path) -> None:
     markdown, context = _digest(tmp_path, before + week)
     assert context["counts"]["prs"] == 7 and context["counts"]["previous_prs"] == 4
     assert _words(markdown) <= 200, (_words(markdown), markdown)
-    for heading, count in re.findall(r"^### \d+\. (.+)\n\*(\d+) PRs?\b", markdown, re.M):
-        assert int(count) >= 2, (heading, markdown)  # a lone PR is no section
     assert "### Summary Table" not in markdown and "| — |" not in markdown
     assert "PRs against" not in markdown  # no Week over Week repeating the total
+    assert markdown.count("the week before") <= 1, markdown
     assert not re.search(r"^\*   \d+ authors? landed changes\.$", markdown, re.M)
-    assert not re.search(r"\*\*Also:\*\* 1 more PR", markdown)
     assert not re.search(r"\\[~_\-]", markdown), markdown
+    # every change users see is told; the docs and the CI bump are counted, not hidden
     cited = {int(n) for n in _LINK.findall(markdown)}
-    assert cited == {501, 502, 503, 504, 505, 506, 507}  # a tiny week names every PR
+    assert {501, 502, 503, 504, 507} <= cited, markdown
+    untold = {n for _, prs in context["plan"]["untold"] for n in prs}
+    assert cited | untold == {501, 502, 503, 504, 505, 506, 507} and not cited & untold
+    assert {505, 506} <= untold  # documentation and CI: housekeeping, counted
+    closing = re.findall(r"^\*(\w+) more PRs? (?:also )?landed: (.+)\.\*$", markdown, re.M)
+    assert len(closing) == 1, markdown
+    count, kinds = closing[0]
+    assert count == str(len(untold)) or (count, len(untold)) == ("One", 1), closing
+    assert "docs" in kinds and "CI" in kinds, closing
 
 
 def test_part_markers_across_areas_are_one_series(tmp_path: Path) -> None:
@@ -243,12 +314,18 @@ def test_the_name_after_a_part_marker_makes_one_series_filed_in_one_area(
         *_filler(710, 6),
     ]  # fmt: skip
     markdown, context = _digest(tmp_path, records)
+    series = {701, 702, 703, 704}
     lines = _series_lines(markdown)
-    assert len(lines) == 1 and "four-part series on docs update" in lines[0], markdown
-    assert lines[0].startswith("*   **Docs update:**") or "**Docs update" in lines[0], lines
-    assert {int(n) for n in _LINK.findall(lines[0])} == {701, 702, 703, 704}
-    areas = {context["prs"][str(n)]["area"] for n in (701, 702, 703, 704)}
+    assert len(lines) == 1 and "four-part series" in lines[0], markdown
+    # told by the series' name: the bullet's name, or "a series on docs update"
+    assert re.search(r"(?i)^\*   \*\*docs update:\*\*|series on docs update", lines[0]), lines
+    assert {int(n) for n in _LINK.findall(lines[0])} == series
+    (entry,) = _entries_of(context, series)
+    assert entry["series"] and set(entry["prs"]) == series, entry
+    assert {context["briefs"][str(n)]["series"] for n in series} == {"docs update"}
+    areas = {context["prs"][str(n)]["area"] for n in series}
     assert areas == {context["prs"]["701"]["area"]}, areas
+    assert {context["briefs"][str(n)]["component"] for n in series} == areas
     assert context["prs"]["710"]["area"] not in areas  # the rest of the code stays its own
 
 
@@ -316,28 +393,39 @@ def _week_with_a_week_before() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def test_week_over_week_does_not_repeat_what_the_sections_say(tmp_path: Path) -> None:
-    """A section's intro says its area's movement ("4 PRs, up from 1"); Week over Week
-    tells only the areas no section shows (Gamma, gone this week), not the same again."""
-    markdown, _ = _digest(tmp_path, _week_with_a_week_before())
-    assert "### 1. IO\n*4 PRs, up from 1*" in markdown, markdown
-    block = markdown.split("### Week over Week", 1)[1].split("###", 1)[0]
-    assert "**Falling:** Gamma 3 → 0." in block, block
-    assert "Rising" not in block and "IO" not in block and "Text" not in block, block
+def test_the_week_before_is_told_once_as_the_weeks_movement(tmp_path: Path) -> None:
+    """How the week moved is said once, in Key Takeaways' count ("8 PRs landed, up from 5
+    the week before"): no Week over Week block, no section intro repeating an area's count
+    and movement, no area told for its count alone (Gamma, gone this week)."""
+    markdown, context = _digest(tmp_path, _week_with_a_week_before())
+    assert context["counts"]["prs"] == 8 and context["counts"]["previous_prs"] == 5
+    takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n", 1)[0]
+    assert "8 PRs landed, up from 5 the week before" in takeaways, takeaways
+    assert markdown.count("the week before") == 1 and "### Week over Week" not in markdown
+    assert not re.search(r"(?im)^\*?\d+ PRs?, (?:up|down) from \d+", markdown), markdown
+    assert "Gamma" not in markdown and "→" not in markdown, markdown
 
 
 def test_the_lead_counts_no_announcement_it_names_as_more_below(tmp_path: Path) -> None:
     """The lead names the deprecating PR by what it does; "1 breaking change or deprecation
-    below" would point at that same PR as if it were another."""
-    markdown, _ = _digest(tmp_path, _week_with_a_week_before())
+    below" would point at that same PR as if it were another. It is told once more, in
+    the Deprecations section, as the one deprecation."""
+    markdown, context = _digest(tmp_path, _week_with_a_week_before())
+    assert context["briefs"]["1"]["announced"] == "deprecation"
+    assert 1 in context["plan"]["lead"]
     lead = markdown.split("### Key Takeaways", 1)[1].split("###", 1)[0]
-    assert "[PR#1]" in lead and "**Deprecation:**" in markdown, markdown
+    assert "[PR#1]" in lead, markdown
     assert "below" not in lead, lead
+    assert not re.search(r"\b(?:\d+|one) (?:breaking changes?|deprecations?)\b", lead), lead
+    (section,) = [s for s in _sections(markdown) if s.startswith("Deprecations\n")]
+    assert {int(n) for n in _LINK.findall(section)} == {1}, section
+    assert len(re.findall(r"\[PR#1\]", _below(markdown))) == 1, markdown
 
 
 def test_a_series_that_only_formats_code_never_opens_its_section(tmp_path: Path) -> None:
-    """Four parts of one author's "Format the widget passes (group N)" are a series and are
-    told, but a section opens with its substance (a new capability), not with formatting."""
+    """Four parts of one author's "Format the widget passes (group N)" are one series of
+    formatting, a chore: never news, so never told, let alone opening a section; they are
+    counted in the closing line, and the section opens with its substance (a capability)."""
     records = [
         *[
             _record(
@@ -353,25 +441,29 @@ def test_a_series_that_only_formats_code_never_opens_its_section(tmp_path: Path)
         ),
         *_filler(720, 4),
     ]
-    markdown, _ = _digest(tmp_path, records)
-    section = next(
-        part for part in markdown.split("\n### ") if "PR#701]" in part and "PR#711]" in part
-    )
-    bullets = [line for line in section.splitlines() if line.startswith("*   ")]
-    assert "PR#711]" in bullets[0] and "PR#701]" not in bullets[0], section
-    assert any("series" in line and "PR#701]" in line for line in bullets), section
+    markdown, context = _digest(tmp_path, records)
+    formatting = {701, 702, 703, 704}
+    briefs = context["briefs"]
+    assert all(briefs[str(n)]["chore"] for n in formatting), briefs["701"]
+    (series,) = {briefs[str(n)]["series"] for n in formatting}  # one series
+    assert series, briefs["701"]
+    assert not formatting & {int(n) for n in _LINK.findall(markdown)}, markdown
+    assert not _entries_of(context, formatting) and 701 not in context["plan"]["lead"]
+    untold = {n for _, prs in context["plan"]["untold"] for n in prs}
+    assert formatting <= untold
+    assert re.search(rf"^\*{len(untold)} more PRs also landed: ", markdown, re.M), markdown
+    section = next(s for s in _sections(markdown) if "PR#711]" in s)
+    assert _LINK.findall(section)[0] == "711", section  # the first change it tells
 
 
 def test_a_pipe_in_a_title_is_shown_as_written_outside_a_table(tmp_path: Path) -> None:
     """`Float8WeightOnlyConfig|Float8DynamicActivationFloat8WeightConfig` read as
-    "…Config`\\|`Float8…": a pipe breaks nothing outside a table; inside the Summary
-    Table's cells it is escaped, once."""
+    "…Config`\\|`Float8…": a pipe breaks nothing outside a table, and the digest has no
+    table (the Summary Table is gone), so it is never escaped."""
     title = "Deprecate v1 of Float8WeightOnlyConfig|Float8DynamicActivationFloat8WeightConfig"
     records = [_record(801, title, "widgets/float8/config.py"), *_filler(810, 5)]
     markdown, _ = _digest(tmp_path, records)
     line = next(line for line in markdown.splitlines() if "PR#801]" in line)
     assert "`Float8WeightOnlyConfig`|`Float8DynamicActivationFloat8WeightConfig`" in line, line
-    assert "\\|" not in line
-    for row in (line for line in markdown.splitlines() if line.startswith("| ")):
-        cells = re.split(r"(?<!\\)\|", row.strip().strip("|"))
-        assert len(cells) == 4, row  # Category, Component, Primary Focus, Key PR
+    assert "\\|" not in markdown
+    assert not any(line.startswith("| ") for line in markdown.splitlines()), markdown

@@ -409,7 +409,9 @@ def test_the_model_opens_key_takeaways_with_a_verified_sentence(
         written = write_full(store, context, {**OPTIONS, "llm_base_url": server.url}, Recorder())
     paragraph = written.markdown.split("### Key Takeaways\n", 1)[1].split("\n", 1)[0]
     opening = lead.what.split(". ")[0].rstrip(".")
-    assert paragraph.startswith(f"Also, {opening[:1].lower()}"[:12]) and "Main changes" in paragraph
+    # the model's sentence opens the paragraph; the composer's highlights follow it
+    assert paragraph.startswith(f"Also, {opening[:1].lower()}"[:12]), paragraph
+    assert ". Highlights: " in paragraph and f"[PR#{lead.number}]" in paragraph, paragraph
     assert written.facts["takeaway_by_model"] is True
 
     def boastful(prompt: Prompt) -> str:
@@ -425,4 +427,4 @@ def test_the_model_opens_key_takeaways_with_a_verified_sentence(
     assert "10x" not in again.markdown and again.facts["takeaway_by_model"] is False
     assert "gives '10x'" in str(again.facts["takeaway_replaced"])
     said = again.markdown.split("### Key Takeaways\n", 1)[1]
-    assert said.startswith("Main changes this week:")
+    assert said.startswith("Highlights: ")  # the composer's paragraph, unopened

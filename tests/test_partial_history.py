@@ -68,13 +68,33 @@ def test_a_window_reaching_before_the_synced_history_is_an_error(since_2025: Pat
     assert "  synced from 2025-01-01 on (sync --since)\n" in status.stdout
 
 
-def test_first_time_says_since_when_the_store_knows(since_2025: Path) -> None:
-    result = run_cli("digest", REPO, "--week", "2025-W02", db=since_2025)
+@pytest.fixture
+def since_2023(tmp_path: Path) -> Path:
+    """Ada landed PRs in 2022 and 2025, Cy in 2023; the store was synced from 2023-01-01
+    on: over a year of history before 2025-W02, enough for the digest to tell who is new
+    (`analyze.context.NEWCOMER_HISTORY`), but without Ada's 2022 PRs."""
+    clone = _clone(
+        tmp_path / "widget",
+        [("2022-11-12", "Ada"), ("2022-12-18", "Ada"), ("2023-06-01", "Cy"),
+         ("2025-01-07", "Bob"), ("2025-01-08", "Ada"), ("2025-01-14", "Ada")],
+    )  # fmt: skip
+    db = tmp_path / "prdigest.db"
+    result = run_cli("sync", REPO, "--git", str(clone), "--since", "2023-01-01", db=db)
     assert result.exit_code == 0, result.stderr
-    assert "2 first-time contributors since 2025-01-01: Bob, Ada" in result.stdout or (
-        "2 first-time contributors since 2025-01-01: Ada, Bob" in result.stdout
+    return db
+
+
+def test_first_time_says_since_when_the_store_knows(since_2023: Path) -> None:
+    """Ada landed before the synced history begins: new since 2023-01-01, not ever."""
+    result = run_cli("digest", REPO, "--week", "2025-W02", db=since_2023)
+    assert result.exit_code == 0, result.stderr
+    assert "\n### Contributors\n" in result.stdout, result.stdout
+    people = result.stdout.split("\n### Contributors\n", 1)[1].split("\n---\n", 1)[0]
+    assert "2 first-time contributors since 2023-01-01: Bob, Ada." in people or (
+        "2 first-time contributors since 2023-01-01: Ada, Bob." in people
     ), result.stdout
     assert "first-time contributors:" not in result.stdout
+    assert "Cy" not in people  # landed in the stored history, not in the window
 
 
 def _records(path: Path) -> Path:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import subprocess
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -49,13 +49,22 @@ def _pr(n: int, day: int, name: str, email: str, login: str | None = None) -> Pu
     )
 
 
+# the store's oldest PR: over a year before the window, so who is new can be told
+# (`analyze.context.NEWCOMER_HISTORY`)
+_HISTORY_START = datetime(2024, 6, 3, 12, tzinfo=UTC)
+
+
 def _context(
-    prs: list[PullRequest], seen: list[Identity], mailmap: dict[Any, Any] | None = None
+    prs: list[PullRequest],
+    seen: list[Identity],
+    mailmap: dict[Any, Any] | None = None,
+    first_landed: datetime | None = _HISTORY_START,
 ) -> dict[str, Any]:
     window = Window(datetime(2026, 2, 9).date(), datetime(2026, 2, 15).date())
     people = People(mailmap=mailmap or {}, seen=frozenset(seen))
     items = [(pr, _CLS) for pr in prs]
-    return build_context("o/r", window, items, [], history=History(people=people)).as_dict()
+    history = History(people=people, first_landed=first_landed)
+    return build_context("o/r", window, items, [], history=history).as_dict()
 
 
 def test_one_person_with_two_addresses_is_one_first_time_author() -> None:
@@ -100,6 +109,18 @@ def test_mailmap_names_the_person_and_joins_their_addresses() -> None:
     context = _context(prs, [], mailmap)
     assert context["first_time_authors"] == ["Bo Builder"]
     assert context["counts"]["authors"] == 1
+
+
+def test_a_history_shorter_than_a_year_names_no_first_time_author() -> None:
+    """Against months of history, everyone whose regular work is older looks new: nobody
+    is named first-time, though the authors are still counted as people."""
+    prs = [_pr(1, 10, "Ann One", "ann@work.example"), _pr(2, 11, "Bo", "bo@x.example")]
+    for start in (None, datetime(2025, 9, 1, tzinfo=UTC)):
+        context = _context(prs, [], first_landed=start)
+        assert context["first_time_authors"] == [], start
+        assert context["counts"]["first_time_authors"] == 0
+        assert context["counts"]["authors"] == 2
+    assert _context(prs, [])["first_time_authors"] == ["Ann One", "Bo"]
 
 
 def test_people_do_not_depend_on_the_order_of_the_window() -> None:
@@ -165,7 +186,8 @@ def test_a_clones_mailmap_makes_two_addresses_one_person(
     author(inside[0], "A. N. Other", "ann@new.example")
     author(inside[1], "bo", "bo@home.example")
     author(inside[2], "Bo Builder", "bo@work.example")
-    clone = replay(records, tmp_path / "clone", non_utf8=False).path
+    # a PR of over a year before: history enough to tell who is new (NEWCOMER_HISTORY)
+    clone = replay([_year_before(records[0])] + records, tmp_path / "clone", non_utf8=False).path
     store = open_store(str(tmp_path / "store.db"))
 
     def digest() -> dict[str, Any]:
@@ -191,6 +213,25 @@ def test_a_clones_mailmap_makes_two_addresses_one_person(
     }
     assert store.mailmap_of(REPO, ["ann@new.example"]) == {
         ("Ann Old", "ann@old.example"): ("Ann New", "ann@new.example")
+    }
+
+
+def _year_before(first: dict[str, Any]) -> dict[str, Any]:
+    """A PR by someone else, 400 days before `first`, adding a file of its own."""
+    when = (_landed(first) - timedelta(days=400)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {
+        **first,
+        "number": 1,
+        "sha": "01d" * 13 + "0",
+        "parents": [],
+        "title": "Add the history note",
+        "body": "",
+        "author_name": "Old Timer",
+        "author_email": "old.timer@example.org",
+        "committed_at": when,
+        "authored_at": when,
+        "files": [{"path": "docs/history_note.md", "additions": 3, "deletions": 0}],
+        "trailers": {},
     }
 
 

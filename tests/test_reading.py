@@ -13,10 +13,7 @@ import pytest
 
 from digest_weeks import load
 from helpers import AMBIGUOUS_REVERT, ambiguous_revert_records, run_cli
-from prdigest.analyze.groups import Candidate
-from prdigest.analyze.items import build_item
-from prdigest.analyze.naming import theme_name
-from prdigest.models import Classification, PullRequest
+from prdigest.models import PullRequest
 from prdigest.reading import (
     clean_title,
     kind_of,
@@ -32,7 +29,6 @@ from prdigest.reading import (
     undoes_a_revert,
 )
 from prdigest.reading.parts import has_part_marker
-from prdigest.reading.spelling import Spelling
 
 # ---- wrappers ------------------------------------------------------------------------
 
@@ -433,14 +429,6 @@ def test_a_title_cut_short_matches_by_its_beginning() -> None:
 
 
 # ---- the naming seam ---------------------------------------------------------------------
-
-
-def test_theme_names_follow_the_spelling_they_are_given() -> None:
-    rep = build_item(_pr(1, "Fix the HTP backend", "a"), Classification("x", "y", "r", "r"))
-    path = Candidate("path", "path:backends/qualcomm/htp", "backends/qualcomm/htp", frozenset(), 1)
-    assert theme_name(path, "", rep).startswith("HTP")  # the hand-kept fallback
-    assert theme_name(path, "", rep, Spelling({"htp": "Htp"})).startswith("Htp")
-    assert Spelling({}).spell("tosa") == "tosa" and Spelling().spell("Tosa") == "TOSA"
 
 
 def test_a_sha_prefix_two_prs_share_is_no_evidence() -> None:

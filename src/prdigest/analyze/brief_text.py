@@ -123,6 +123,11 @@ def _what(body: PRBody, title: str, title_clause: str) -> tuple[str, str]:
         return summary, "summary"  # "Add telemetry to trainers" said in full by its body
     if clear or not summary or (body.commit_log and title_clause != title):
         return title_clause, "title"
+    wanted = content_words(title)
+    if 2 * len(wanted & content_words(summary)) < len(wanted):
+        # the body's first action is a detail of another subject: "New Neutron flow
+        # support for ReLU" is not "removes unnecessary checks for ReLU conversion"
+        return title_clause, "title"
     return summary, "summary"
 
 

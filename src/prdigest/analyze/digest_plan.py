@@ -180,7 +180,7 @@ def plan_digest(
     series_of = series_of or {}
     order = sorted(briefs.values(), key=lambda b: (-_weight(b), b.number))
     news = [b for b in order if b.news]
-    lead = _lead(news)
+    lead = _lead(news, series_of)
     reverted = sum(b.status is Status.REVERT for b in briefs.values())
     budget = word_budget(len(briefs)) - OVERHEAD - 15 * min(reverted, 3)
     grouping = Grouping.KINDS if len(briefs) <= KIND_WEEK else Grouping.COMPONENTS
@@ -224,7 +224,7 @@ def _weight(b: Brief) -> float:
     return weight
 
 
-def _lead(news: Sequence[Brief]) -> tuple[int, ...]:
+def _lead(news: Sequence[Brief], series_of: Mapping[int, str]) -> tuple[int, ...]:
     """Every release, then the strongest user-facing changes. A break weighs a little more
     than its notability (users must act on it), but a raised floor or a removed flag does
     not outrank the week's biggest feature: its notability already counts the break."""
@@ -237,7 +237,16 @@ def _lead(news: Sequence[Brief]) -> tuple[int, ...]:
         (b for b in news if not b.release and _may_lead(b)),
         key=lambda b: (-(b.score + _LEAD_BONUS.get(b.announced, 0.0)), b.number),
     )
-    return tuple((releases + [b.number for b in rest])[:LEAD_SIZE])
+    told: set[str] = set()
+    picked: list[int] = []
+    for b in rest:  # a series is one news: its strongest part leads, the others do not
+        key = series_of.get(b.number, "")
+        if key and key in told:
+            continue
+        if key:
+            told.add(key)
+        picked.append(b.number)
+    return tuple((releases + picked)[:LEAD_SIZE])
 
 
 _LEAD_BONUS = {AnnouncementKind.BREAKING: 1.0, AnnouncementKind.DEPRECATION: 0.5}
@@ -297,7 +306,9 @@ def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -
             members = [b, *_theme_of(b, news, taken, common)]
             while len(members) > 1 and spent + sum(_words(m) for m in members) > budget:
                 members.pop()  # a theme tells what the words allow; the rest is counted
-        out.append(Entry(_shared_subject(members), tuple(m.number for m in members), series))
+        # a series goes by its own name ("docs update") when its parts name no one subject
+        name = _shared_subject(members) or (members[0].series if series else "")
+        out.append(Entry(name, tuple(m.number for m in members), series))
         taken.update(m.number for m in members)
         spent += _words(b) if series else sum(_words(m) for m in members)
     return out

@@ -138,7 +138,7 @@ for _verb in (
     "restrict retain retrieve revamp revise sanitize serve specify stub substitute toggle "
     "transfer transform translate trigger truncate unpack unpin unset unskip unwrap upcast "
     "utilize widen accelerate consider narrow incorporate borrow factorize shuffle honor "
-    "honour"
+    "honour cut close tune colour color"
 ).split():
     VERB_NOUNS.setdefault(_verb, "")
 VERB_NOUNS.update(

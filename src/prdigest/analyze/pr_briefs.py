@@ -153,7 +153,11 @@ def subject_of(it: Item, spelling: Spelling) -> str:
             continue
         if "`" in name or "/" in name:
             return name
-        return spelling.spell(name.lower()) if " " not in name else spelling.respell(name)
+        if " " in name:
+            return spelling.respell(name)
+        # a name with capitals of its own (`ParallelismConfig`) is already a spelling
+        own = name != name.lower() and name != name[:1].upper() + name[1:].lower()
+        return name if own else spelling.spell(name.lower())
     return ""
 
 

@@ -70,7 +70,8 @@ def sentences(text: str) -> list[str]:
 def as_statement(sentence: str) -> str:
     """The sentence as a statement of the change ("Adds X", "`grid` now accepts X"), or ""
     when it is none."""
-    text = _without_dangling(_TAGGED.sub("", sentence.strip().strip("*_ ")))
+    text = _TAGGED.sub("", sentence.strip().strip("*_ "))
+    text = _without_dangling(_OTHER_PRS.sub("", text))
     prose = _SPAN.sub("x", text)  # what code spans hold is no sign of code in the prose
     if not text or _NOT_STATEMENT.search(prose) or _CODEY.search(prose):
         return ""
@@ -89,6 +90,14 @@ def as_statement(sentence: str) -> str:
     rest = re.sub(r"(?i)^(?:also|now)\s+", "", rest)
     stated = f"{third_person(base).capitalize()} {rest}"
     return _shortened(stated)
+
+
+# where a sentence points at other PRs by the author's numbering, which a reader of the
+# digest cannot follow ("… all the components from PRs 1 and 2")
+_OTHER_PRS = re.compile(
+    r"(?i)\s+(?:from|in|of|added in|introduced in)\s+(?:the\s+)?(?:previous\s+|earlier\s+)?"
+    r"(?:PRs?|parts?)\s*#?\d+(?:(?:,\s*|,?\s+and\s+)#?\d+)*\b"
+)
 
 
 def _without_dangling(text: str) -> str:

@@ -59,6 +59,15 @@ def lead_clause(brief: Brief) -> str:
     it has a subject of its own ("`grid` now accepts a column name")."""
     if brief.release:
         return f"version {brief.release}"
+    clause = _lead_words(brief)
+    # what a bullet names by its subject, the lead names by it too (`to_json` of what?)
+    subject = brief.subject.strip("`")
+    if subject and not has_subject(brief.what) and subject.lower() not in clause.lower():
+        clause += f" for {inline(brief.subject)}"
+    return clause
+
+
+def _lead_words(brief: Brief) -> str:
     what = _short(brief.what)
     verb, _, rest = what.partition(" ")
     base = verb_base(verb)
@@ -69,6 +78,8 @@ def lead_clause(brief: Brief) -> str:
         return inline(f"a fix for {rest}")
     if base == "support" and rest:
         return inline(f"support for {rest}")
+    if base:  # "enables X", mid-sentence
+        return inline(verb[:1].lower() + what[1:])
     return lowered_start(inline(what))
 
 
