@@ -1,17 +1,21 @@
-"""Analysis: title cleaning, claims, reverts, themes and the context, on real records."""
+"""Analysis: title cleaning, claims, reverts, the briefs, the digest's plan and the context, on
+real records."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter, defaultdict
 from dataclasses import FrozenInstanceError
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from digest_weeks import classified, classified_inputs, iso_weeks, load, week
 from prdigest.analyze import DigestContext, build_context
+from prdigest.analyze.brief_types import AnnouncementKind
 from prdigest.analyze.claims import find_claims, normalize
+from prdigest.analyze.digest_plan import _may_lead, component_name
 from prdigest.analyze.people import People
 from prdigest.analyze.prior_facts import History
 from prdigest.analyze.symbols import find_symbols
@@ -153,9 +157,19 @@ def test_reverts_are_paired_and_reverted_prs_are_no_highlight(executorch_jsonl: 
     assert context["counts"]["reverts"] == len(context["reverts"]) == 2
     relands = {row["reland"]: row for row in context["relands"]}
     assert relands[17313]["relanded"] == 17206
-    cited = {n for area in context["areas"] for theme in area["themes"] for n in theme["members"]}
-    assert not cited & {17385, 17194, 17313}
-    assert not set(context["notable"]) & {17385, 17194}
+    briefs = context["briefs"]
+    assert (briefs["17385"]["status"], briefs["17385"]["status_of"]) == ("revert", 17194)
+    assert briefs["17194"]["status"] == "reverted"
+    assert (briefs["17313"]["status"], briefs["17313"]["status_of"]) == ("reland", 17206)
+    # neither the reverted change nor its revert is news: not told, not a highlight, but
+    # counted among the reverts
+    plan = context["plan"]
+    told = {
+        n for s in plan["sections"] for e in s["entries"] for n in (*e["prs"], *e["cited_with"])
+    }
+    assert not told & {17385, 17194}
+    assert not set(plan["lead"]) & {17385, 17194}
+    assert {17385, 17194} <= set(dict(plan["untold"])["reverts"])
 
 
 def test_a_prose_revert_is_partial_and_leaves_its_target_standing(
@@ -225,17 +239,28 @@ def test_context_counts_areas_series_and_figures(executorch_jsonl: Path) -> None
     assert set(context["prs"]) == {str(pr.number) for pr in raw if pr.number is not None}
     counts = [a["count"] for a in context["areas"]]
     assert counts == sorted(counts, reverse=True)
-    series = [t for a in context["areas"] for t in a["themes"] if t["series"]]
-    assert any(set(t["members"]) >= {17331, 17332, 17363, 17364} for t in series), series
+    # the four parts of `Format Arm passes (group N)` are one series
+    briefs = context["briefs"]
+    parts = {17331, 17332, 17363, 17364}
+    assert {briefs[str(n)]["series"] for n in parts} == {"format arm passes"}
+    assert {int(n) for n, b in briefs.items() if b["series"] == "format arm passes"} == parts
     for claim in context["claims"]:
         assert claim["text"] in context["prs"][str(claim["pr"])]["claims"]
-    for area in context["areas"]:
-        for theme in area["themes"]:
-            assert theme["more"] == len(theme["members"]) - len(theme["prs"])
-            assert set(theme["prs"]) <= set(theme["members"]) <= set(area["prs"])
-            assert theme["sentence"].endswith(".")
-            # a single PR's sentence stands alone, without a name
-            assert theme["kind"] != "single" or theme["name"] == "", theme
+    # a figure a brief quotes is one its PR states
+    figures = [(n, f) for n, b in briefs.items() for f in b["figures"]]
+    assert figures and all(f in context["prs"][n]["claims"] for n, f in figures)
+    # every PR of the window is told or counted, once; only news is told
+    plan = context["plan"]
+    told = [
+        n for s in plan["sections"] for e in s["entries"] for n in (*e["prs"], *e["cited_with"])
+    ]
+    untold = [n for _, numbers in plan["untold"] for n in numbers]
+    assert sorted(told + untold) == sorted(int(n) for n in context["prs"])
+    assert all(briefs[str(n)]["status"] in ("landed", "reland") for n in told)
+    for section in plan["sections"]:
+        assert section["heading"] and section["entries"], section
+        for entry in section["entries"]:
+            assert all(briefs[str(n)]["what"] for n in entry["prs"])
 
 
 def test_context_is_json_and_deterministic(executorch_jsonl: Path) -> None:
@@ -271,13 +296,18 @@ def test_first_time_authors_and_duplicate_numbers() -> None:
 
     items = [(pr(5, "old@x", "a"), cls), (pr(5, "new@x", "b"), cls), (pr(None, "push@x", "c"), cls)]
     window = Window(moment.date(), moment.date())
-    known = History(people=People.from_emails({"old@x"}))
+    # who is new is known only against a year of history: the regulars have landed by then
+    known = History(people=People.from_emails({"old@x"}), first_landed=moment - timedelta(days=400))
     context = build_context("o/r", window, items, [], history=known).as_dict()
     assert context["counts"]["prs"] == 2  # the same number landing twice counts twice
     assert context["prs"]["5"]["landings"] == 2
     assert context["counts"]["direct_pushes"] == 1
     assert context["counts"]["authors"] == 3
     assert context["first_time_authors"] == ["new", "push"]
+    assert context["counts"]["first_time_authors"] == 2
+    recent = History(people=People.from_emails({"old@x"}), first_landed=moment - timedelta(days=30))
+    short = build_context("o/r", window, items, [], history=recent)
+    assert short.first_time_authors == () and short.counts.first_time_authors == 0
     assert context["window"] == {
         "start": "2026-02-10",
         "end": "2026-02-10",
@@ -293,13 +323,86 @@ def test_empty_window_gives_an_empty_context() -> None:
     assert context["title"] == "Analysis of Pull Requests for o/r during 20260209-20260215"
 
 
-def test_every_week_has_themes_for_its_big_areas(executorch_jsonl: Path) -> None:
-    pairs = classified(str(executorch_jsonl), ET, False)
-    for iso in iso_weeks([pr for pr, _ in pairs])[::6]:
-        context = build_context(ET, **classified_inputs(pairs, week(iso))).as_dict()
-        for area in context["areas"]:
-            if area["count"] >= 5:
-                assert area["themes"], (iso, area["name"])
+def _sampled_weeks(path: Path) -> list[DigestContext]:
+    pairs = classified(str(path), ET, False)
+    return [
+        build_context(ET, **classified_inputs(pairs, week(iso)))
+        for iso in iso_weeks([pr for pr, _ in pairs])[::6]
+    ]
+
+
+def test_every_week_counts_each_pr_once_and_tells_a_series_as_one(
+    executorch_jsonl: Path,
+) -> None:
+    """Over real weeks: each PR is told or counted, once; only news is told or leads; a
+    series is one bullet (a break or a deprecation of one is told alone)."""
+    for context in _sampled_weeks(executorch_jsonl):
+        plan, briefs, week_of = context.plan, context.briefs, context.window.iso_week
+        assert plan is not None
+        told = Counter(plan.told)
+        untold = Counter(n for _, numbers in plan.untold for n in numbers)
+        assert sorted((told + untold).elements()) == sorted(briefs), week_of
+        assert all(briefs[n].news for n in (*told, *plan.lead)), week_of
+        where: dict[str, set[tuple[int, int]]] = defaultdict(set)
+        for i, section in enumerate(plan.sections):
+            for j, entry in enumerate(section.entries):
+                for n in entry.prs:
+                    brief = briefs[n]
+                    if brief.series and brief.announced not in (
+                        AnnouncementKind.BREAKING,
+                        AnnouncementKind.DEPRECATION,
+                    ):
+                        where[brief.series].add((i, j))
+        assert all(len(at) == 1 for at in where.values()), (week_of, where)
+
+
+def _untold_components(context: DigestContext, components: list[str]) -> list[str]:
+    """Of `components` (as a reader names them), those the digest tells nothing of."""
+    assert context.plan is not None
+    told = set(context.plan.told)
+    return [
+        c
+        for c in components
+        if not any(
+            component_name(b.component) == c and b.number in told for b in context.briefs.values()
+        )
+    ]
+
+
+def test_every_week_tells_the_components_key_takeaways_names(executorch_jsonl: Path) -> None:
+    """A component Key Takeaways sends the reader to ("most of the work in (1) Arm, (2) …")
+    has its news in the digest."""
+    missing = {}
+    for context in _sampled_weeks(executorch_jsonl):
+        assert context.plan is not None
+        if context.plan.grouping.value == "components":
+            untold = _untold_components(context, list(context.plan.top_components))
+            if untold:
+                missing[context.window.iso_week] = untold
+    assert not missing, missing
+
+
+def test_every_week_tells_its_big_components_user_facing_news(executorch_jsonl: Path) -> None:
+    """A component with five PRs or more and user-facing news of the week (a change the
+    plan may tell: users see it, it is no housekeeping, it was not reverted) has at least
+    one of them told (what the themes of its big areas once did)."""
+    missing = {}
+    for context in _sampled_weeks(executorch_jsonl):
+        by_component: dict[str, list[int]] = defaultdict(list)
+        for b in context.briefs.values():
+            if b.component not in ("", "Other"):
+                by_component[component_name(b.component)].append(b.number)
+        big = [
+            c
+            for c, numbers in by_component.items()
+            if len(numbers) >= 5
+            # news the plan may tell (user-facing, not housekeeping), by its own rule
+            and any(context.briefs[n].news and _may_lead(context.briefs[n]) for n in numbers)
+        ]
+        untold = _untold_components(context, big)
+        if untold:
+            missing[context.window.iso_week] = untold
+    assert not missing, missing
 
 
 def test_the_context_is_typed_frozen_and_round_trips_through_its_json(

@@ -53,7 +53,6 @@ def _pr(title: str, labels: tuple[str, ...] = (), body: str = "", files=_LIBRARY
             "removes an API from the public API",
         ),
         ("Rename AOPerModuleConfig to ModuleFqnToConfig", "breaking", "renames a public API"),
-        ("Upgrade numpy version requirement to 2.0", "breaking", "raises a minimum version"),
         ("Deprecate ET_LOG{,_MSG}_AND_RETURN_IF_FALSE", "deprecation", "deprecates an API"),
         ("Deprecate MPS backend", "deprecation", "deprecates an API"),
         ("[xnn update prep] deprecate sdpa", "deprecation", "deprecates an API"),
@@ -73,6 +72,22 @@ def test_real_titles_that_announce(title: str, kind: str, why: str) -> None:
     said = announce(_pr(title))
     assert said is not None, title
     assert (said.kind, said.why) == (kind, why)
+
+
+def test_a_titles_raised_minimum_is_a_break_where_the_pr_changes_what_installs_it() -> None:
+    """Executorch's #7599 raises numpy's floor in pyproject.toml and the CI requirements:
+    its title announces a break. The same words over library code alone are a version
+    gate in code (`min JAX for collective streams`), nothing users must meet."""
+    title = "Upgrade numpy version requirement to 2.0"
+    manifests = (
+        FileChange(".ci/docker/requirements-ci.txt", 4, 7),
+        FileChange("pyproject.toml", 2, 5),
+        FileChange("install_requirements.py", 1, 1),
+    )
+    said = announce(_pr(title, files=manifests))
+    assert said is not None
+    assert (said.kind, said.why) == ("breaking", "raises a minimum version")
+    assert announce(_pr(title)) is None  # `_LIBRARY`: quant_api.py alone
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,10 @@
 """Breaking changes judged from what a PR says and changes (issue 19, class 1): the files'
 diffs (`patch` in JSONL records) are stored, read for the public names a PR removes or
 renames, and weighed against the title. Through the real entry points: `prdigest sync
---jsonl` of a file written here, then `prdigest digest`."""
+--jsonl` of a file written here, then `prdigest digest`: a break is told in the digest's
+Breaking changes section, a deprecation in Deprecations, and the PR's brief (`digest
+--format json`) announces it with the names it removes or renames (`surface`) and what
+users should do (`migration`)."""
 
 from __future__ import annotations
 
@@ -10,8 +13,11 @@ import os
 import re
 import sqlite3
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from helpers import one_error_line, run_cli
 from prdigest.store import open_store
@@ -312,105 +318,150 @@ def _digest(tmp_path: Path, records: list[dict[str, Any]]) -> str:
     return result.stdout
 
 
-def _flagged(markdown: str) -> dict[int, str]:
-    """PR number → the callout bullet that flags it."""
-    out = {}
+def _briefs(db: Path) -> dict[int, dict[str, Any]]:
+    """The window's briefs, as `digest --format json` holds them, by PR number."""
+    result = run_cli("digest", REPO, "--week", WEEK, "--writer", "deterministic",
+                     "--format", "json", db=db)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return {int(number): brief for number, brief in json.loads(result.stdout)["briefs"].items()}
+
+
+# the digest's sections that tell what users must act on, and what each tells
+_ANNOUNCING = {"Breaking changes": "breaking", "Deprecations": "deprecation"}
+
+
+def _flagged(markdown: str) -> dict[int, tuple[str, str]]:
+    """PR number → (`breaking` or `deprecation`, the bullet that tells it) for the PRs
+    the digest's Breaking changes and Deprecations sections tell."""
+    out: dict[int, tuple[str, str]] = {}
+    section = ""
     for line in markdown.splitlines():
-        found = re.match(r"^\*\s+\*\*(Breaking|Deprecation|New default):\*\*", line)
-        if found:
+        heading = re.match(r"^###\s+(?:\d+\.\s+)?(.+?)\s*$", line)
+        if heading:
+            section = heading.group(1)
+        elif section in _ANNOUNCING and line.lstrip().startswith("*"):
             for number in re.findall(r"PR#(\d+)", line):
-                out[int(number)] = line
+                out.setdefault(int(number), (_ANNOUNCING[section], line))
     return out
 
 
-def test_a_removed_check_for_what_is_now_supported_is_no_break(tmp_path: Path) -> None:
-    flagged = _flagged(_digest(tmp_path, ALL))
-    assert 101 not in flagged, flagged.get(101)
+@dataclass(frozen=True)
+class Week:
+    flagged: dict[int, tuple[str, str]]
+    briefs: dict[int, dict[str, Any]]
+
+    def breaking(self, number: int) -> str:
+        """The bullet of a PR told as a breaking change, its brief announcing one."""
+        assert self.briefs[number]["announced"] == "breaking", self.briefs[number]
+        assert number in self.flagged, f"#{number} is in no Breaking changes section"
+        kind, line = self.flagged[number]
+        assert kind == "breaking", line
+        return line
+
+    def unflagged(self, number: int) -> None:
+        """A PR that announces nothing and is told as no break or deprecation."""
+        assert number not in self.flagged, self.flagged[number]
+        assert self.briefs[number]["announced"] == "", self.briefs[number]
 
 
-def test_a_deprecation_whose_diff_deletes_the_names_is_a_break_naming_them(
-    tmp_path: Path,
-) -> None:
-    line = _flagged(_digest(tmp_path, ALL))[102]
-    assert line.startswith("*   **Breaking:**"), line
+@pytest.fixture(scope="module")
+def week(tmp_path_factory: pytest.TempPathFactory) -> Week:
+    """The digest of every record above, one week."""
+    folder = tmp_path_factory.mktemp("breaking")
+    markdown = _digest(folder, ALL)
+    return Week(_flagged(markdown), _briefs(folder / "s.db"))
+
+
+def test_a_removed_check_for_what_is_now_supported_is_no_break(week: Week) -> None:
+    week.unflagged(101)
+
+
+def test_a_deprecation_whose_diff_deletes_the_names_is_a_break_naming_them(week: Week) -> None:
+    line = week.breaking(102)
+    brief = week.briefs[102]
     for name in ("ExpertTensorParallel", "Parallelism.expert_tensor_parallel_degree"):
+        assert name in brief["surface"]["removed"], brief["surface"]
         assert f"`{name}`" in line, line
-    assert "“Use expert parallel with tensor parallel instead.”" in line  # the migration
+    # the migration, in the PR's words, told with the break
+    assert brief["migration"] == "Use expert parallel with tensor parallel instead."
+    assert "Use expert parallel with tensor parallel instead" in line, line
 
 
-def test_dropped_cli_flags_break_without_the_word(tmp_path: Path) -> None:
-    line = _flagged(_digest(tmp_path, ALL))[103]
-    assert line.startswith("*   **Breaking:**"), line
+def test_dropped_cli_flags_break_without_the_word(week: Week) -> None:
+    line = week.breaking(103)
+    assert week.briefs[103]["surface"]["removed"] == ["--use_tp", "--tp_size"]
     assert "`--use_tp`" in line and "`--tp_size`" in line, line
     assert "`--steps`" not in line
 
 
-def test_a_field_of_a_config_module_breaks_without_the_word(tmp_path: Path) -> None:
-    line = _flagged(_digest(tmp_path, ALL))[125]
+def test_a_field_of_a_config_module_breaks_without_the_word(week: Week) -> None:
+    line = week.breaking(125)
     assert "removes `Parallelism.enable_async_tensor_parallel`" in line, line
 
 
-def test_a_renamed_config_field_breaks_and_says_to_what(tmp_path: Path) -> None:
-    line = _flagged(_digest(tmp_path, ALL))[104]
-    assert line.startswith("*   **Breaking:**"), line
-    assert (
-        "renames `CheckpointConfig.checkpoint_dir` to `CheckpointConfig.checkpoint_folder`" in line
-    )
+def test_a_renamed_config_field_breaks_and_says_to_what(week: Week) -> None:
+    line = week.breaking(104)
+    old, new = "CheckpointConfig.checkpoint_dir", "CheckpointConfig.checkpoint_folder"
+    assert week.briefs[104]["surface"]["renamed"] == [[old, new]]
+    assert f"renames `{old}` → `{new}`" in line, line
 
 
-def test_removing_test_and_private_code_is_no_break(tmp_path: Path) -> None:
-    flagged = _flagged(_digest(tmp_path, ALL))
-    assert 105 not in flagged, flagged.get(105)
+def test_removing_test_and_private_code_is_no_break(week: Week) -> None:
+    week.unflagged(105)
 
 
-def test_removing_what_the_same_window_added_is_no_break(tmp_path: Path) -> None:
-    flagged = _flagged(_digest(tmp_path, ALL))
-    assert 107 not in flagged, flagged.get(107)
+def test_removing_what_the_same_window_added_is_no_break(week: Week, tmp_path: Path) -> None:
+    week.unflagged(107)
     # alone in its week, the same removal of a released name breaks
-    (tmp_path / "alone").mkdir()
-    alone = _flagged(_digest(tmp_path / "alone", [REMOVED_IN_WINDOW, *FILLER]))
-    assert alone[107].startswith("*   **Breaking:**") and "warmup_schedule" in alone[107], alone
+    alone = _flagged(_digest(tmp_path, [REMOVED_IN_WINDOW, *FILLER]))
+    assert 107 in alone, alone
+    kind, line = alone[107]
+    assert kind == "breaking" and "`warmup_schedule`" in line, line
+    assert _briefs(tmp_path / "s.db")[107]["surface"]["removed"] == ["warmup_schedule"]
 
 
-def test_without_a_diff_the_description_names_what_breaks(tmp_path: Path) -> None:
-    line = _flagged(_digest(tmp_path, ALL))[108]
-    assert line.startswith("*   **Breaking:**"), line
-    assert "renames `--comm.use_torchcomms` to `--comm.mode`" in line, line
+def test_without_a_diff_the_description_names_what_breaks(week: Week) -> None:
+    line = week.breaking(108)
+    old, new = "--comm.use_torchcomms", "--comm.mode"
+    assert week.briefs[108]["surface"]["renamed"] == [[old, new]]
+    # the flags as users type them, the old and the new
+    assert f"renames `{old}` → `{new}`" in line, line
+    assert "Pass `--comm.mode torchcomms` instead of the old switch" in line, line
 
 
-def test_a_deprecation_that_deletes_the_old_warning_ends_it(tmp_path: Path) -> None:
-    line = _flagged(_digest(tmp_path, ALL))[109]
-    assert line.startswith("*   **Breaking:**") and "deprecated and removed" in line, line
+def test_a_deprecation_that_deletes_the_old_warning_ends_it(week: Week) -> None:
+    line = week.breaking(109)
+    assert week.briefs[109]["kind_evidence"]["why"] == "removes what its deprecation warned of"
+    assert re.search(r"(?i)\bremov", line), line  # told as gone, not only deprecated
 
 
-def test_a_diff_that_adds_a_deprecation_warning_deprecates(tmp_path: Path) -> None:
-    flagged = _flagged(_digest(tmp_path, ALL))
-    assert flagged[126].startswith("*   **Deprecation:**"), flagged.get(126)
-    assert 127 not in flagged, flagged.get(127)  # silencing a warning warns no user
+def test_a_diff_that_adds_a_deprecation_warning_deprecates(week: Week) -> None:
+    assert week.briefs[126]["announced"] == "deprecation", week.briefs[126]
+    assert week.flagged.get(126, ("", ""))[0] == "deprecation", week.flagged.get(126)
+    week.unflagged(127)  # silencing a warning warns no user
 
 
-def test_functions_under_a_module_level_if_are_public(tmp_path: Path) -> None:
-    line = _flagged(_digest(tmp_path, ALL))[120]
-    assert line.startswith("*   **Breaking:**") and "`triton_quantize`" in line, line
+def test_functions_under_a_module_level_if_are_public(week: Week) -> None:
+    assert "`triton_quantize`" in week.breaking(120)
 
 
-def test_a_renamed_environment_variable_breaks(tmp_path: Path) -> None:
-    flagged = _flagged(_digest(tmp_path, ALL))
-    assert "renames `TRAINER_SKIP_SO` to `TRAINER_FORCE_SKIP_SO`" in flagged[122], flagged[122]
-    assert 123 not in flagged, flagged.get(123)  # still read, through a helper
+def test_a_renamed_environment_variable_breaks(week: Week) -> None:
+    line = week.breaking(122)
+    assert "renames `TRAINER_SKIP_SO` → `TRAINER_FORCE_SKIP_SO`" in line, line
+    week.unflagged(123)  # still read, through a helper
 
 
-def test_a_removal_in_code_the_reading_does_not_read_keeps_the_titles_word(
-    tmp_path: Path,
-) -> None:
-    line = _flagged(_digest(tmp_path, ALL))[124]
-    assert line.startswith("*   **Breaking:**"), line
+def test_a_removal_in_code_the_reading_does_not_read_keeps_the_titles_word(week: Week) -> None:
+    week.breaking(124)
 
 
-def test_the_callout_names_a_removed_package_once(tmp_path: Path) -> None:
-    line = _flagged(_digest(tmp_path, ALL))[121]
-    assert line.startswith("*   **Breaking:** Removes `trainer/legacy`"), line
-    assert "trainer.legacy." not in line, line  # its modules are the package's
+def test_the_callout_names_a_removed_package_once(week: Week) -> None:
+    line = week.breaking(121)
+    assert "Removes `trainer/legacy`" in line, line
+    # its modules are the package's: not named again, whole or by their last part
+    assert "trainer.legacy." not in line, line
+    for module in ("runner", "loop", "hooks", "utils"):
+        assert f"`{module}`" not in line, line
 
 
 def test_patches_are_stored_once_and_resynced_when_they_arrive(tmp_path: Path, db_url: str) -> None:
@@ -488,8 +539,10 @@ def test_a_clone_gives_the_same_diff_reading(tmp_path: Path) -> None:
     assert [path for path, _ in stored] == ["trainer/train.py"] * 2  # not README.md's
     assert stored[1][1].startswith("@@ -4,9 +4,4 @@")  # 3 lines of context, not 0
     result = run_cli("digest", REPO, "--week", WEEK, "--writer", "deterministic", db=db)
-    line = _flagged(result.stdout)[2]
-    assert line.startswith("*   **Breaking:**") and "`--use_tp` and `--tp_size`" in line, line
+    assert result.exit_code == 0, result.output
+    kind, line = _flagged(result.stdout)[2]
+    assert kind == "breaking" and "`--use_tp`" in line and "`--tp_size`" in line, line
+    assert _briefs(db)[2]["surface"]["removed"] == ["--use_tp", "--tp_size"]
 
 
 def test_a_patch_that_is_not_text_is_one_clear_error(tmp_path: Path) -> None:

@@ -1,7 +1,9 @@
-"""Notability and the news (analyze/notability.py, write/news.py, write/takeaways.py): each
-PR's reasons, the callout of breaking changes and deprecations, new components named in
-their area's section, Key Takeaways opening with what mattered; the same notability in the
-release notes' highlight candidates and on the site. Real weeks through the real pipeline."""
+"""Notability and the news (analyze/notability.py, analyze/digest_plan.py,
+write/brief_digest.py): each PR's reasons; breaking changes and deprecations called out in
+sections of their own, a change reverted in its window never told as news but in Reverts;
+new components recorded where they land; Key Takeaways opening with the week's highlights;
+the same notability in the release notes' highlight candidates and on the site. Real
+weeks through the real pipeline."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from pathlib import Path
 
 from prdigest import pipeline
 from prdigest.analyze import DigestContext, build_context
+from prdigest.analyze.brief_types import AnnouncementKind, Status
+from prdigest.analyze.digest_plan import Untold
 from prdigest.analyze.prior_facts import History
 from prdigest.config import Config
 from prdigest.models import Classification, FileChange, PullRequest
@@ -66,8 +70,35 @@ WINDOW = [
 KNOWN = {"backends", "backends/qualcomm", "backends/qualcomm/quantizer"}
 
 
+_CITED = re.compile(r"\[PR#(\d+)\]")
+
+
+def _cited(text: str) -> list[int]:
+    return [int(n) for n in _CITED.findall(text)]
+
+
+def _takeaways(markdown: str) -> str:
+    return markdown.split("### Key Takeaways\n", 1)[1].split("\n", 1)[0]
+
+
+def _sections(markdown: str) -> dict[str, str]:
+    """The numbered sections' bullets by heading (the digest's `### N. heading` blocks)."""
+    out: dict[str, str] = {}
+    for block in markdown.split("\n### ")[1:]:
+        heading, _, body = block.partition("\n")
+        if re.match(r"\d+\. ", heading):
+            bullets = [line for line in body.splitlines() if line.startswith(("*   ", "    *"))]
+            out[heading.split(". ", 1)[1]] = "\n".join(bullets)
+    return out
+
+
+def _block(markdown: str, heading: str) -> str:
+    return markdown.split(f"### {heading}\n", 1)[1].split("\n\n", 1)[0]
+
+
 def test_each_pr_gets_its_reasons_and_the_window_its_news() -> None:
-    context = _context(WINDOW, KNOWN).as_dict()
+    built = _context(WINDOW, KNOWN)
+    context = built.as_dict()
     reasons = {
         n: [r["kind"] for r in pr["notability"]["reasons"]] for n, pr in context["prs"].items()
     }
@@ -77,93 +108,123 @@ def test_each_pr_gets_its_reasons_and_the_window_its_news() -> None:
     assert reasons["4"] == ["measured"]
     assert reasons["5"] == ["revert"]
     assert reasons["6"] == ["internal", "chore"]  # a README typo
-    news = context["news"]
-    assert [(row["pr"], row["kind"], row["reverted"]) for row in news["breaking"]] == [
-        (1, "breaking", False),
-        (2, "deprecation", True),
+    briefs = built.briefs
+    # what each PR announces, and what became of it in the window
+    announced = [(n, b.announced, b.status) for n, b in briefs.items() if b.announced]
+    assert announced == [
+        (1, AnnouncementKind.BREAKING, Status.LANDED),
+        (2, AnnouncementKind.DEPRECATION, Status.REVERTED),
     ]
-    assert news["breaking"][1]["hint"].startswith("The old runner is deprecated in favor of")
-    assert [(c["path"], c["prs"], c["area"]) for c in news["new_components"]] == [
-        ("backends/qualcomm/recipes", [3], "Backends: Qualcomm")
-    ]
-    # by substance: a new component that adds something, a break, a stated result; never
-    # the reverted deprecation, the revert or the typo
-    assert news["lead"] == [3, 1, 4]
-    assert 5 not in context["notable"] and 2 not in context["notable"]
+    assert briefs[2].migration.startswith("The old runner is deprecated in favor of")
+    assert (briefs[5].status, briefs[5].status_of) == (Status.REVERT, 2)
+    assert briefs[4].figures == ("This makes partitioning 3x faster on large graphs",)
+    # the new directory, filed under the area its PR lands in; the PR that made it says so
+    components = {a.name: a.components for a in built.areas}
+    assert components["Backends: Qualcomm"] == ("backends/qualcomm/recipes",)
+    made = [r["text"] for r in context["prs"]["3"]["notability"]["reasons"]]
+    assert made[1] == "creates backends/qualcomm/recipes/ (3 files)"
+    # the lead by substance: a new component that adds something, a break, a stated result;
+    # never the reverted deprecation, the revert or the typo, which are not told as news
+    plan = built.plan
+    assert plan is not None and plan.lead == (3, 1, 4)
+    assert context["plan"]["lead"] == [3, 1, 4]
+    assert not {2, 5, 6} & set(plan.told)
+    assert dict(plan.untold) == {Untold.REVERTS: (2, 5), Untold.DOCS: (6,)}
     assert context["prs"]["1"]["score"] == context["prs"]["1"]["notability"]["score"]
+    assert context["prs"]["1"]["score"] == briefs[1].score
 
 
 def test_the_digest_leads_with_the_news_and_calls_out_every_announcement() -> None:
     context = _context(WINDOW, KNOWN)
     markdown = write_digest(context)
-    takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n", 1)[0]
-    lead = takeaways.split(" The week saw activity", 1)[0]
-    parts = lead.removeprefix("Most notable this week: ").split("; ")
-    assert parts[:2] == [
-        "QNN recipes added ([PR#3](https://github.com/o/r/pull/3)),"
-        " creating `backends/qualcomm/recipes/` (3 files)",
-        "the legacy quantizer API removed ([PR#1](https://github.com/o/r/pull/1))",
+    takeaways = _takeaways(markdown)
+    assert takeaways.startswith("Highlights: ")
+    assert _cited(takeaways) == [3, 1, 4]  # the news by substance; nothing reverted
+    assert takeaways.endswith(" 6 PRs landed.")
+    sections = _sections(markdown)
+    # what users must act on is called out first, in a section of its own
+    assert next(iter(sections)) == "Breaking changes"
+    assert sections["Breaking changes"].splitlines() == [
+        "*   Removes the legacy quantizer API ([PR#1](https://github.com/o/r/pull/1)).",
     ]
-    assert parts[2] == (
-        "the partitioner sped up, reporting “This makes partitioning 3x faster on large graphs”"
-        " ([PR#4](https://github.com/o/r/pull/4))"
-    )
-    assert parts[3] == "1 more breaking change or deprecation below."
-    callout = markdown.split("### Breaking Changes and Deprecations\n", 1)[1].split("\n\n", 1)[0]
-    assert callout.splitlines() == [
-        "*   **Breaking:** The legacy quantizer API removed ([PR#1](https://github.com/o/r/pull/1)).",
-        "*   **Deprecation:** The old runner deprecated ([PR#2](https://github.com/o/r/pull/2)),"
-        " reverted this week. In the PR's words: “The old runner is deprecated in favor of the"
-        " new QNN runner, which is faster.”",
+    # the deprecation was reverted within the week: no news, no Deprecations section; the
+    # Reverts block tells what was taken back
+    assert "Deprecations" not in sections
+    assert not {2, 5} & {n for body in sections.values() for n in _cited(body)}
+    assert _block(markdown, "Reverts").splitlines() == [
+        "*   The change that deprecates the old runner ([PR#2](https://github.com/o/r/pull/2))"
+        " was reverted ([PR#5](https://github.com/o/r/pull/5)).",
     ]
-    section = markdown.split("### 1. Backends: Qualcomm\n", 1)[1].split("\n### ", 1)[0]
-    assert "*   **New `backends/qualcomm/recipes/`:** Adds QNN recipes ([PR#3]" in section
+    # a stated result is told with its PR, in its words
+    faster = next(line for body in sections.values() for line in body.splitlines()
+                  if "[PR#4]" in line)  # fmt: skip
+    assert "This makes partitioning 3x faster on large graphs" in faster
+    assert "[PR#3](https://github.com/o/r/pull/3)" in "".join(sections.values())
+    # the typo and the revert pair are counted, never listed
+    assert "*3 more PRs also landed: reverts and docs.*" in markdown
+    assert "[PR#6]" not in markdown
     assert write_digest(_dumped(context)) == markdown
 
 
-def test_no_news_no_callout_and_takeaways_as_before() -> None:
+def test_no_news_no_highlights_and_takeaways_count_the_week() -> None:
     quiet = [_pr(6, "Fix a typo", ["backends/qualcomm/README.md"])]
-    markdown = write_digest(_context(quiet, KNOWN))
-    assert "Most notable" not in markdown and "Breaking Changes" not in markdown
-    assert "### Key Takeaways\nThis week's activity centred on" in markdown
+    context = _context(quiet, KNOWN)
+    markdown = write_digest(context)
+    assert context.plan is not None and context.plan.lead == () and context.plan.sections == ()
+    assert "Highlights" not in markdown and "Breaking changes" not in markdown
+    assert "### Key Takeaways\n1 PR landed.\n" in markdown
+    assert "*One more PR landed: docs.*" in markdown
     # a directory the history knows is no news either
-    known = KNOWN | {"backends/qualcomm/recipes"}
-    assert _context(WINDOW, known).news.new_components == ()
+    known = _context(WINDOW, KNOWN | {"backends/qualcomm/recipes"})
+    assert all(a.components == () for a in known.areas)
+    made = [r.kind for r in known.prs[3].notability.reasons]
+    assert "new_component" not in made
 
 
 def test_executorch_2025_w37_through_the_pipeline(tmp_path: Path, executorch_jsonl: Path) -> None:
-    """The week issue 13 names: #14102 (a removed Java API) cited in the callout, the new
-    `backends/qualcomm/recipes/` named in the Qualcomm section, Key Takeaways opening with
-    them; the repository page shows the same news."""
+    """The week issue 13 names: #14102 (a removed Java API) called out first in Breaking
+    changes, #14199 in Deprecations, the new 74-file Samsung backend (#13677) leading Key
+    Takeaways; `backends/qualcomm/recipes/` recorded as new, made by a direct push; the
+    repository page shows the same news."""
     store = open_store(str(tmp_path / "x.db"))
     sync_executorch(store, executorch_jsonl)
     result = pipeline.digest(
         store, REPO, iso_week_window("2025-W37"), Config(), writer="deterministic"
     )
-    markdown, context = result.report.markdown, result.context.as_dict()
-    callout = markdown.split("### Breaking Changes and Deprecations\n", 1)[1].split("\n\n", 1)[0]
-    assert "**Breaking:** Java `generateFromPos` API removed ([PR#14102]" in callout
-    assert "**Deprecation:** Debug buffer in Module deprecated ([PR#14199]" in callout
-    qualcomm = re.search(r"### \d+\. Backends: Qualcomm\n(.*?)\n### ", markdown, re.S)
-    assert qualcomm and "**New `backends/qualcomm/recipes/`:**" in qualcomm.group(1)
-    # the lead by substance: the new 74-file Samsung backend among the week's top 3; the
-    # removed Java API and the deprecation are cited in the callout the lead points to
-    takeaways = markdown.split("### Key Takeaways\n", 1)[1].split("\n", 1)[0]
-    assert "creating `backends/samsung/` (74 files)" in takeaways
-    assert "2 breaking changes and deprecations below." in takeaways
-    reasons = context["prs"]["14102"]["notability"]["reasons"]
+    markdown, context = result.report.markdown, result.context
+    sections = _sections(markdown)
+    assert next(iter(sections)) == "Breaking changes"
+    assert _cited(sections["Breaking changes"]) == [14102]
+    assert "Removes `generateFromPos` API in Java ([PR#14102]" in sections["Breaking changes"]
+    assert _cited(sections["Deprecations"]) == [14199]
+    assert "Deprecates debug buffer in Module ([PR#14199]" in sections["Deprecations"]
+    briefs = context.briefs
+    assert briefs[14102].announced is AnnouncementKind.BREAKING
+    assert briefs[14199].announced is AnnouncementKind.DEPRECATION
+    reasons = context.as_dict()["prs"]["14102"]["notability"]["reasons"]
     assert reasons[0] == {"kind": "breaking", "text": "removes a public API"}
-    made = {c["path"]: c for c in context["news"]["new_components"]}
-    assert made["backends/samsung"]["files"] == 74 and made["backends/samsung"]["lead"] == 13677
-    assert made["backends/qualcomm/recipes"]["push"] == "598ba46"  # a direct push made it
+    # the lead by substance: the new 74-file Samsung backend first among the week's top 3
+    assert context.plan is not None and context.plan.lead[0] == 13677
+    assert _cited(_takeaways(markdown))[0] == 13677
+    assert "Exynos backend" in _takeaways(markdown)
+    samsung = [r.text for r in context.prs[13677].notability.reasons if r.kind == "new_component"]
+    assert samsung == ["creates backends/samsung/ (74 files)"]
+    # a direct push made `backends/qualcomm/recipes/`: new in its area, no PR's news
+    qualcomm = {a.name: a.components for a in context.areas}["Backends: Qualcomm"]
+    assert "backends/qualcomm/recipes" in qualcomm
+    assert not any(
+        "recipes" in r.text for pr in context.prs.values() for r in pr.notability.reasons
+    )
     assert write_digest(_dumped(result.context)) == markdown
     pages = {p.path: p.body.decode() for p in plan_site([], [result.report], site_settings({}))}
     repo = pages["repos/pytorch-executorch.html"]
     assert "Notable in the latest digest" in repo
-    assert "Java generateFromPos API removed" in repo and "pull/14102" in repo
-    assert "<code>backends/samsung/</code>, 74 files" in repo
-    # the lead's PR that neither breaks nor makes a component, as Key Takeaways names it
-    assert "<strong>Top:</strong> Implement SDPA with fused ops" in repo and "pull/14139" in repo
+    assert "<strong>Breaking:</strong> Removes generateFromPos API in Java" in repo
+    assert "pull/14102" in repo
+    assert "<strong>Deprecation:</strong> Deprecates debug buffer in Module" in repo
+    assert "<strong>Top:</strong> Adds Exynos backend" in repo and "pull/13677" in repo
+    # a lead that neither breaks nor makes a component, as Key Takeaways names it
+    assert "<strong>Top:</strong> Implements SDPA with fused ops" in repo and "pull/14139" in repo
     store.close()
 
 

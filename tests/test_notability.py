@@ -1,8 +1,9 @@
 """Notability by substance, through the real entry point (`prdigest sync --jsonl` of a
 small JSONL, then `prdigest digest`): a big new backend leads over a one-file fix, a PR
-whose lines land only in tests never leads, areas of equal count are ordered by what
-their PRs change (not by name), and Key Takeaways names the week's top 3, each cited with
-a clause on why it matters, in the PR's own words."""
+whose lines land only in tests never leads, components of equal count are ordered by what
+their PRs change (not by name nor by landing order), Key Takeaways names the week's top
+3 and each told change says why it matters, in the PR's own words; a section never drops
+a big change or a measured result, and plumbing is counted, never told."""
 
 from __future__ import annotations
 
@@ -58,10 +59,40 @@ def _takeaways(markdown: str) -> str:
     return markdown.split("### Key Takeaways\n", 1)[1].split("\n\n", 1)[0]
 
 
-def _lead_phrases(markdown: str) -> list[str]:
-    """Key Takeaways' `Most notable this week: a (PR#1), why; b (PR#2), why; …` parts."""
-    lead = _takeaways(markdown).split("Most notable this week: ", 1)[1].split(". ", 1)[0]
-    return lead.split("; ")
+def _highlights(markdown: str) -> dict[int, str]:
+    """Key Takeaways' `Highlights: a (PR#1); b (PR#2); and c (PR#3).` clauses, in order."""
+    text = _takeaways(markdown).split("Highlights: ", 1)[1]
+    out: dict[int, str] = {}
+    at = 0
+    for match in re.finditer(r" \(\[PR#(\d+)\]\([^)\s]+\)\)", text):
+        clause = text[at : match.start()].lstrip(" ;")
+        out[int(match.group(1))] = clause.removeprefix("and ")
+        at = match.end()
+    return out
+
+
+def _cited(text: str) -> list[int]:
+    return [int(n) for n in _CITED.findall(text)]
+
+
+def _told(context: dict[str, Any]) -> set[int]:
+    """The PRs the digest tells (its sections' bullets), as its plan says."""
+    return {
+        n
+        for section in context["plan"]["sections"]
+        for entry in section["entries"]
+        for n in (*entry["prs"], *entry["cited_with"])
+    }
+
+
+def _untold(context: dict[str, Any]) -> dict[str, list[int]]:
+    return dict(context["plan"]["untold"])
+
+
+def _bullet(markdown: str, number: int) -> str:
+    """The bullet (or sub-bullet) line that cites PR#number."""
+    return next(line for line in markdown.splitlines() if f"[PR#{number}]" in line
+                and line.lstrip().startswith("*   "))  # fmt: skip
 
 
 BACKEND = _record(
@@ -95,22 +126,27 @@ def test_a_big_backend_leads_over_a_one_file_fix_and_takeaways_name_three(
     tmp_path: Path,
 ) -> None:
     markdown, context = _digest(tmp_path, [BACKEND, LOADER_FIX, KERNEL, CHECKPOINTS, LINT, PIN])
-    notable = context["notable"]
-    assert notable.index(101) < notable.index(102)
-    assert context["news"]["lead"][0] == 101
-    phrases = _lead_phrases(markdown)
-    cited = [[int(n) for n in _CITED.findall(p)] for p in phrases]
-    assert sorted(c[0] for c in cited) == [101, 103, 104]  # three, the fix and chores aside
-    assert not {102, 105, 106} & {int(n) for n in _CITED.findall(_takeaways(markdown))}
-    why = {c[0]: p.split("))", 1)[1] for c, p in zip(cited, phrases, strict=True)}
-    # each says why it matters, from its own text: what it enables, its figure, its size
-    assert why[104] == ", which enables loading fp16 checkpoints without a conversion step"
-    assert phrases[[c[0] for c in cited].index(103)].startswith(
-        "int8 GEMM kernel added, reporting “This makes int8 matmul 2.1x faster on large shapes”"
-        " ([PR#103]"
+    briefs = context["briefs"]
+    assert briefs["101"]["score"] > briefs["102"]["score"]
+    lead = context["plan"]["lead"]
+    assert lead[0] == 101 and sorted(lead) == [101, 103, 104]  # the fix and chores aside
+    highlights = _highlights(markdown)
+    assert list(highlights) == lead
+    assert not {102, 105, 106} & set(_cited(_takeaways(markdown)))
+    assert highlights[101].startswith("an HPU backend")
+    # the one-file fix is told, below; the lint sweep and the pin are counted, never told
+    assert 102 in _told(context) and not {105, 106} & _told(context)
+    assert "[PR#105]" not in markdown and "[PR#106]" not in markdown
+    # each told change says why it matters, from its own text: its figure, what it
+    # enables; never its size (2,400 lines are no reason a reader can use)
+    assert briefs["103"]["figures"] == ["This makes int8 matmul 2.1x faster on large shapes"]
+    assert "This makes int8 matmul 2.1x faster on large shapes ([PR#103]" in _bullet(markdown, 103)
+    assert "Adds an HPU backend with its launcher, autocast and RNG state ([PR#101]" in _bullet(
+        markdown, 101
     )
-    assert why[101].startswith(", the week's largest change to library code (2,400 lines")
-    assert phrases[0].startswith("HPU backend added ([PR#101]")
+    assert not re.search(r"\blines\b|2,400", _bullet(markdown, 101))
+    assert "enables loading fp16 checkpoints without a conversion step" in briefs["104"]["why"]
+    assert "enables loading fp16 checkpoints without a conversion step" in _bullet(markdown, 104)
 
 
 def test_a_pr_that_only_touches_tests_never_leads(tmp_path: Path) -> None:
@@ -125,20 +161,26 @@ def test_a_pr_that_only_touches_tests_never_leads(tmp_path: Path) -> None:
         _record(204, "Fix a leak in the allocator", {"engine/memory/allocator.cpp": 8}),
     ]
     markdown, context = _digest(tmp_path, [tests_only, ci_only, *fixes])
-    lead = context["news"]["lead"]
-    assert sorted(lead) == [203, 204]
-    cited = {int(n) for n in _CITED.findall(_takeaways(markdown))}
-    assert cited == {203, 204}
-    assert context["notable"][0] in (203, 204)  # the 10,800 lines of tests weigh little
+    assert sorted(context["plan"]["lead"]) == [203, 204]
+    assert set(_cited(_takeaways(markdown))) == {203, 204}
+    # the 10,800 lines of tests weigh little: the week's strongest brief is a fix
+    briefs = context["briefs"]
+    assert max(briefs.values(), key=lambda b: b["score"])["number"] in (203, 204)
+    assert not briefs["201"]["user_facing"] and not briefs["202"]["user_facing"]
+    assert _told(context) == {203, 204}
+    assert _untold(context) == {"tests": [201], "CI and build": [202]}
     reasons = [r["kind"] for r in context["prs"]["201"]["notability"]["reasons"]]
     assert "internal" in reasons
 
 
 def test_areas_of_equal_count_are_ordered_by_substance_not_by_name(tmp_path: Path) -> None:
-    docs = [
-        _record(301, "Fix README typos", {"docs/readme_notes.md": 4}),
-        _record(302, "Clarify the install guide", {"docs/install.md": 10}),
-        _record(303, "Minor doc fixes", {"docs/faq.md": 2}),
+    """Three one-line fixes of `alpha` (first by name and by landing) and three features of
+    the solver: the solver's work comes first wherever the digest orders components, in a
+    week of 62 PRs that the digest groups by component."""
+    alpha = [
+        _record(301, "Fix a typo in the alpha log message", {"engine/alpha/log.py": 2}),
+        _record(302, "Fix the alpha retry count", {"engine/alpha/retry.py": 4}),
+        _record(303, "Fix an alpha off-by-one", {"engine/alpha/index.py": 3}),
     ]
     solver = [
         _record(311, "Add a sparse solver", {f"engine/solver/sparse_{i}.py": 150 for i in range(6)}),
@@ -146,16 +188,23 @@ def test_areas_of_equal_count_are_ordered_by_substance_not_by_name(tmp_path: Pat
         _record(313, "Support batched solves", {"engine/solver/batched.py": 160},
                 body="This enables solving many systems in one call."),
     ]  # fmt: skip
-    markdown, context = _digest(tmp_path, [*docs, *solver])
+    tests = [
+        _record(500 + i, f"Add a regression test for case {i}", {f"tests/cases/test_{i}.py": 30})
+        for i in range(56)
+    ]
+    markdown, context = _digest(tmp_path, [*alpha, *solver, *tests])
+    assert context["plan"]["grouping"] == "components"
     counts = {a["name"]: a["count"] for a in context["areas"]}
-    solver_area = context["prs"]["311"]["area"]
-    docs_area = context["prs"]["301"]["area"]
-    assert counts[solver_area] == counts[docs_area] == 3 and docs_area < solver_area
-    assert [a["name"] for a in context["areas"]][:2] == [solver_area, docs_area]
-    assert context["key_takeaways"]["top_areas"][:2] == [solver_area, docs_area]
-    assert [s["heading"] for s in context["sections"]][:2] == [solver_area, docs_area]
-    assert f"(1) {solver_area}" in _takeaways(markdown)
-    assert markdown.index(f"### 1. {solver_area}") < markdown.index(f"### 2. {docs_area}")
+    solver_area, alpha_area = context["prs"]["311"]["area"], context["prs"]["301"]["area"]
+    assert counts[solver_area] == counts[alpha_area] == 3 and alpha_area < solver_area
+    names = [a["name"] for a in context["areas"]]
+    assert names.index(solver_area) < names.index(alpha_area)
+    headings = [s["heading"] for s in context["plan"]["sections"]]
+    assert headings.index(solver_area) < headings.index(alpha_area)
+    assert markdown.index(f". {solver_area}\n") < markdown.index(f". {alpha_area}\n")
+    # Key Takeaways: where most of the work went, by the same order
+    assert context["plan"]["top_components"][:2] == [solver_area, alpha_area]
+    assert f"most of the work in (1) {solver_area}, (2) {alpha_area}" in _takeaways(markdown)
 
 
 def test_generated_vendored_and_benchmark_lines_are_no_substance(tmp_path: Path) -> None:
@@ -172,33 +221,40 @@ def test_generated_vendored_and_benchmark_lines_are_no_substance(tmp_path: Path)
         _record(406, "Fix the cache key for sharded loads", {"engine/io/cache.py": 12}),
     ]  # fmt: skip
     markdown, context = _digest(tmp_path, [table, vendored, roofline, *features])
-    assert sorted(context["news"]["lead"]) == [404, 405, 406]
-    assert not {401, 402, 403} & {int(n) for n in _CITED.findall(_takeaways(markdown))}
-    assert context["notable"][:3] != [401, 402, 403]
+    assert sorted(context["plan"]["lead"]) == [404, 405, 406]
+    assert not {401, 402, 403} & set(_cited(_takeaways(markdown)))
+    briefs = context["briefs"]
+    strongest = sorted(briefs.values(), key=lambda b: -b["score"])[:3]
+    assert sorted(b["number"] for b in strongest) == [404, 405, 406]
+    assert not {401, 402, 403} & _told(context)
+    assert not any(briefs[str(n)]["user_facing"] for n in (401, 402, 403))
     substance = {n: context["prs"][str(n)]["notability"]["substance"] for n in (401, 402, 403)}
     assert all(not s["user_facing"] and s["library_lines"] == 0 for s in substance.values())
 
 
-def test_a_lead_says_its_subject_once() -> None:
-    """A title prefix that is the subject leads the phrase, unless the title names it
-    already: "Metal backend: Parakeet for Metal backend enabled" says it twice."""
-    from prdigest.write.takeaways import what_it_does
-
-    assert what_it_does("Enable Parakeet for Metal backend", "Metal backend") == (
-        "Parakeet for Metal backend enabled"
+def test_a_lead_says_its_subject_once(tmp_path: Path) -> None:
+    """A title's prefix is its subject: Key Takeaways and the bullet name it once. Not
+    twice when the title names it already ("**Metal backend:** Enables Parakeet for Metal
+    backend"), and not never when it does not ("enables ep=1": of what?)."""
+    metal = _record(
+        601,
+        "Metal backend: Enable Parakeet for Metal backend",
+        {f"engine/backends/metal/parakeet_{i}.py": 120 for i in range(3)},
     )
-    assert what_it_does("enable ep=1", "mxfp8 moe") == "mxfp8 moe: ep=1 enabled"
-
-
-def _section(markdown: str, heading: str) -> str:
-    return markdown.split(f". {heading}\n", 1)[1].split("\n### ", 1)[0].split("\n**Also, one")[0]
+    moe = _record(602, "[mxfp8 moe] enable ep=1", {"engine/prototype/moe/expert_parallel.py": 90})
+    markdown, context = _digest(tmp_path, [metal, moe])
+    assert sorted(context["plan"]["lead"]) == [601, 602]
+    highlights = _highlights(markdown)
+    for number, subject in ((601, "metal backend"), (602, "mxfp8 moe")):
+        assert highlights[number].lower().count(subject) == 1, highlights[number]
+        assert _bullet(markdown, number).lower().count(subject) == 1, _bullet(markdown, number)
 
 
 def test_a_section_never_folds_a_big_change_or_a_measured_result(tmp_path: Path) -> None:
-    """An area tells its strongest themes and counts the rest ("Also: N more PRs"), but
-    never folds a thousand lines of library code (a move of six workflows, issue 19's
-    "biggest change buried") nor a stated result; an area of tests and CI tells one theme:
-    plumbing is no week's news."""
+    """The digest tells a week's strongest changes and counts the rest in its closing line,
+    but never leaves out a thousand lines of library code (a move of six workflows, issue
+    19's "biggest change buried") nor a stated result; tests and CI are plumbing, no
+    week's news: counted, never told."""
     quant = [
         _record(401, "Add int4 weight-only config", {"engine/quant/int4.py": 200}),
         _record(402, "Add int8 dynamic config", {"engine/quant/int8.py": 180}),
@@ -228,29 +284,38 @@ def test_a_section_never_folds_a_big_change_or_a_measured_result(tmp_path: Path)
     ]
     markdown, context = _digest(tmp_path, [*quant, *plumbing, *fixes])
     assert {context["prs"][str(n)]["area"] for n in (410, 411, 412, 413)} == {"Build/CI"}
-    told = {int(n) for n in _CITED.findall(_section(markdown, "Quant"))}
+    told = _told(context)
     assert {401, 402, 403, 404} <= told
-    assert "1.5x faster" in _section(markdown, "Quant")
-    ci = _section(markdown, "Build/CI")
-    assert len(_CITED.findall(ci)) == 1 and "**Also:** 3 more PRs." in ci
+    assert {401, 402, 403, 404} <= set(_cited(markdown.split("\n---\n", 2)[1]))
+    assert "This makes quantize 1.5x faster on large models ([PR#404]" in _bullet(markdown, 404)
+    assert not {410, 411, 412, 413} & told
+    untold = _untold(context)
+    assert untold["tests"] == [410, 411, 413] and untold["CI and build"] == [412]
+    closing = next(line for line in markdown.splitlines() if "more PRs also landed" in line)
+    assert closing.startswith("*5 more PRs also landed: ") and "tests" in closing
 
 
 @pytest.mark.whole_history("executorch's 2026 Q1 with its diffs")
-def test_a_theme_is_told_by_its_biggest_change_not_its_most_typical_title(
+def test_one_effort_is_told_by_its_biggest_change_not_its_most_typical_title(
     tmp_path: Path,
 ) -> None:
-    """A theme's sentence is made from its weightiest member, not from the title most like
-    the others': executorch 2026-W07 told "XNNPACK" by a diarization model and hid the
-    1,733-line Voxtral runner, the second PR of Key Takeaways, among "2 more PRs on this
-    theme" (a store synced from January, as the gold set's: no new component to tell
-    them by)."""
+    """One author's models on XNNPACK are one bullet led by its weightiest change, not by
+    the title most like the others': executorch 2026-W07 once told "XNNPACK" by a
+    diarization model and hid the 1,733-line Voxtral runner, a lead of Key Takeaways,
+    among "2 more PRs on this theme" (a store synced from January, as the gold set's: no
+    new component to tell them by)."""
     patches = real_data("pytorch__executorch/prs-2026Q1-patches.jsonl.gz")
     db = tmp_path / "et.db"
     assert run_cli("sync", "pytorch/executorch", "--jsonl", str(patches), db=db).exit_code == 0
     result = run_cli("digest", "pytorch/executorch", "--week", "2026-W07", db=db)
     assert result.exit_code == 0, result.stderr
-    lines = result.stdout.splitlines()
-    lead = next(x for x in lines if x.startswith("Most notable this week:"))
-    assert "PR#17431" in lead
-    theme = next(x for x in lines if x.startswith("*   **XNNPACK:**"))
-    assert "Voxtral Realtime" in theme and "PR#17431" in theme, theme
+    context = json.loads(
+        run_cli(
+            "digest", "pytorch/executorch", "--week", "2026-W07", "--format", "json", db=db
+        ).stdout
+    )
+    assert 17431 in context["plan"]["lead"] and 17431 in _highlights(result.stdout)
+    entry = next(e for s in context["plan"]["sections"] for e in s["entries"] if 17360 in e["prs"])
+    assert entry["prs"][0] == 17431 and 17375 in entry["prs"]
+    bullet = _bullet(result.stdout, 17360)
+    assert bullet.startswith("*   Enables Voxtral Realtime on XNNPACK (CPU) ([PR#17431]"), bullet

@@ -84,7 +84,13 @@ def test_a_breaking_change_is_a_paragraph_naming_what_went(
     markdown, rows = ao_notes
     entry = _entry(markdown, 3612)
     assert entry.startswith(f"### Removed marlin qqq support ([#3612]({_url(3612)}))\n")
-    assert "Removed: `torchao.dtypes.uintx.marlin_qqq_tensor`" in entry
+    # What went, as users import it: the classes and functions first, the module they
+    # lived in last (where names live, told when it goes too).
+    removed = re.search(r"^Removed: (.+)\.$", entry, re.M)
+    assert removed, entry
+    names = re.findall(r"`([^`]+)`", removed.group(1))
+    assert "torchao.dtypes.uintx.MarlinQQQTensor" in names, names
+    assert names[-1] == "torchao.dtypes.uintx.marlin_qqq_tensor", names
     renamed = _entry(markdown, 3189)
     assert "Renamed: `TORCHAO_SKIP_LOADING_SO_FILES` → `TORCHAO_FORCE_SKIP_LOADING_SO_FILES`." in (
         renamed

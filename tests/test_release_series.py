@@ -201,7 +201,8 @@ def test_one_authors_numbered_titles_are_a_series_and_duplicates_are_not(
     window = window_between("2025-03-01", "2025-04-30")
     result = release_notes(store, REPO, Config(), window=window, worksheet=tmp_path / "n.csv")
     markdown = result.report.markdown
-    # `Mimi Enablement Stage 1` / `Stage 2`: one author, the same title but for the number.
+    # `Mimi Enablement Stage 1` / `Stage 2`: one author's parts, each marked by its stage
+    # (#9570's body: "This is the stage 1 of Mimi Enablement. Stage 2 will consist of …").
     stages = bullet_of(markdown, 9570)
     assert _linked(stages) == [9570, 10098]
     assert "(a two-part series: " in stages
@@ -212,12 +213,14 @@ def test_one_authors_numbered_titles_are_a_series_and_duplicates_are_not(
 
 
 def test_a_marker_series_says_so_too(store: Store, tmp_path: Path) -> None:
-    """`Suite Operator Test Support (Part1)` and `… Part 2`, as before, now named."""
+    """`Suite Operator Test Support (Part1)` and `… Part 2`, as before, now named: one
+    bullet told by its lead's sentence, once (the second part's sentence opens with the
+    same words and goes on with its result: no join of the two)."""
     window = window_between("2025-09-26", "2025-10-07")
     result = release_notes(store, REPO, Config(), window=window)
     bullet = bullet_of(result.report.markdown, 14618)
     assert _linked(bullet) == [14618, 14848]
-    assert bullet.startswith("* Suite Operator Test Support (a two-part series: ")
+    assert bullet.startswith("* Added suite operator test support (a two-part series: "), bullet
 
 
 def test_stack_groups_link_through_listed_prs_only() -> None:

@@ -537,7 +537,10 @@ def _from_title(text: str, pr: PullRequest) -> Announcement | None:
         return _made(BREAKING, "marked BC-breaking", text, pr)
     # `drop Python 3.9 from the CI matrix`: only a deprecation is news in such a title, and
     # in a PR that changes only tests, docs or CI (`Cleanup tests after dropping 3.9`)
-    infra = bool(_INFRA_SCOPE.search(text)) or _only_checks(pr)
+    # (`drop PyTorch<2.9 support` is the drop itself, whichever files carry it out)
+    infra = bool(_INFRA_SCOPE.search(text)) or (
+        _only_checks(pr) and not _DROPPED_VERSION.search(text)
+    )
     for clause in _clauses(text):
         found = _judge_clause(clause, infra)
         if found is not None:

@@ -86,9 +86,13 @@ def said_in_notes(body: str) -> Said | None:
 
 # what a PR's note to its users says they must do differently: "now takes `keep_line`
 # instead of `value`", "is no longer supported", "has been renamed"
+# — not what a fix ends ("no longer fails", "mutated in place instead of cloned")
 _USERS_CHANGE = re.compile(
-    r"(?i)\binstead of\b|\bno longer\b|\bnow (?:requires?|takes?|expects?|raises?|errors?)\b|"
-    r"\b(?:has|have) been (?:renamed|removed)\b"
+    r"(?i)\b(?:use|pass|write|call|set|specify|import)\s+(?:\S+\s+){1,5}instead of\b|"
+    r"\bno longer (?:be\s+)?(?:supported|accepted|available|allowed|exported|accepts?|supports?|"
+    r"returns?|exists?|provided|provides?|recogni[sz]ed|valid|possible|works? with)\b|"
+    r"\bnow (?:requires?|takes?|expects?|raises?)\b|\b(?:has|have) been (?:renamed|removed)\b|"
+    r"\bmust (?:now )?(?:use|pass|set|update|change|rename|migrate|install|upgrade)\b"
 )
 
 

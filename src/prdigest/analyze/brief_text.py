@@ -271,8 +271,12 @@ def spelled_as_code(text: str, pr: PullRequest) -> str:
         name = match.group(1) or match.group(2)
         if name in names or not _IDENT.fullmatch(name):
             return match.group(0)
-        close = [n for n in names if name in n and len(n) <= len(name) + 12]
-        close = close or difflib.get_close_matches(name, names, n=1, cutoff=0.8)
+        # the shortest name that holds it, never a test's; ties by name (a set has no order)
+        close = sorted(
+            (n for n in names if name in n and len(n) <= len(name) + 12 and "test" not in n),
+            key=lambda n: (len(n), n),
+        )
+        close = close or difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.8)
         if not close:
             return match.group(0)
         return match.group(0).replace(name, close[0])

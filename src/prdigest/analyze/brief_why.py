@@ -30,6 +30,9 @@ _CONNECTIVE = re.compile(
     r"reduce|improve|speed up|unblock|make it possible|match|align with|fix)|which (?:allows|"
     r"enables|lets|avoids|prevents|reduces|improves|means|makes)|because|otherwise)\b.+)$"
 )
+_ENABLES = re.compile(
+    r"(?i)^(?:this|it)(?: (?:pr|change|patch|diff))? (?P<rest>(?:enables|allows|lets) \S.+)$"
+)
 _OLD_STATE = re.compile(
     r"(?i)^(?P<subject>(?:the |a |an |this |our |some )?[`\w][\w`.:/()\- ]{0,60}?)\s+"
     r"(?P<verb>is|are|isn't|aren't|is not|are not|does not|doesn't|do not|don't|cannot|"
@@ -68,6 +71,12 @@ def stated_why(body: PRBody, what: str, claims: tuple[str, ...], fix: bool) -> t
                 # elsewhere it may be the old code's ("… which prevents async work")
                 found = _CONNECTIVE.search(sentence) if as_statement(sentence) else None
                 clause = _short(found.group("clause")) if found else ""
+                enables = _ENABLES.match(sentence.strip())
+                if not clause and enables:  # "This enables X": what the change makes possible
+                    reason = _short(f"which {enables.group('rest')}")
+                    # it may share the what's words ("fp16 checkpoints"): it only has to say more
+                    if _fit(reason) and len(content_words(reason) - content_words(what)) >= 2:
+                        return reason, "reason"
                 if clause and _fit(clause) and not _restates(clause, what):
                     return clause[:1].lower() + clause[1:], "reason"
     roles = (Role.MOTIVATION, Role.SUMMARY) if fix else (Role.MOTIVATION,)

@@ -184,7 +184,8 @@ def plan_digest(
     reverted = sum(b.status is Status.REVERT for b in briefs.values())
     budget = word_budget(len(briefs)) - OVERHEAD - 15 * min(reverted, 3)
     grouping = Grouping.KINDS if len(briefs) <= KIND_WEEK else Grouping.COMPONENTS
-    entries = _entries(news, series_of, budget)
+    top = _top_components(briefs)
+    entries = _entries(news, series_of, budget, _anchors(news, briefs, top))
     sections = _sections(entries, briefs, grouping)
     told = {n for s in sections for e in s.entries for n in (*e.prs, *e.cited_with)}
     untold: dict[Untold, list[int]] = defaultdict(list)
@@ -192,17 +193,41 @@ def plan_digest(
         if b.number not in told:
             kind = Untold.REVERTS if b.status in (Status.REVERT, Status.REVERTED) else None
             untold[kind or untold_kind.get(b.number, Untold.OTHER)].append(b.number)
-    # "Other" is where the rules put what they could not place: no place the work went
-    components = Counter(
-        b.component for b in briefs.values() if b.user_facing and b.component not in ("", "Other")
-    )
     return DigestPlan(
         grouping=grouping,
         lead=lead,
         sections=sections,
         untold=tuple((k, tuple(untold[k])) for k in Untold if untold.get(k)),
-        top_components=tuple(component_name(c) for c, _ in components.most_common(3)),
+        top_components=tuple(component_name(c) for c in top),
     )
+
+
+BIG_COMPONENT = 5  # PRs: a component this busy has its news told
+
+
+def _top_components(briefs: Mapping[int, Brief]) -> list[str]:
+    """Where most of the window's user-facing work went: by PRs, then by their substance
+    (never by name nor landing order). "Other" is where the rules put what they could not
+    place: no place the work went."""
+    count: Counter[str] = Counter()
+    weight: dict[str, float] = defaultdict(float)
+    for b in briefs.values():
+        if b.user_facing and b.component not in ("", "Other"):
+            count[b.component] += 1
+            weight[b.component] += max(0.0, b.score)
+    return sorted(count, key=lambda c: (-count[c], -round(weight[c], 6), c))[:3]
+
+
+def _anchors(news: Sequence[Brief], briefs: Mapping[int, Brief], top: Sequence[str]) -> set[int]:
+    """The strongest tellable change of each component Key Takeaways names, and of each
+    component with BIG_COMPONENT PRs or more: told whatever the budget."""
+    sizes = Counter(b.component for b in briefs.values() if b.component not in ("", "Other"))
+    wanted = set(top) | {c for c, n in sizes.items() if n >= BIG_COMPONENT}
+    out: dict[str, int] = {}
+    for b in news:  # strongest first
+        if b.component in wanted and _may_lead(b):
+            out.setdefault(b.component, b.number)
+    return set(out.values())
 
 
 def _weight(b: Brief) -> float:
@@ -267,7 +292,12 @@ def _may_lead(b: Brief) -> bool:
     return b.user_facing and not b.chore and not _HOUSEKEEPING.search(f"{b.subject} {b.what}")
 
 
-def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -> list[Entry]:
+def _entries(
+    news: Sequence[Brief],
+    series_of: Mapping[int, str],
+    budget: int,
+    anchors: set[int] | frozenset[int] = frozenset(),
+) -> list[Entry]:
     """The bullets: the strongest changes first, a series as one bullet, while the words
     last (`budget`); every release, break and deprecation whatever the budget."""
     out: list[Entry] = []
@@ -284,7 +314,9 @@ def _entries(news: Sequence[Brief], series_of: Mapping[int, str], budget: int) -
         if b.number in taken:
             continue
         must = b.release or b.announced in (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
-        if spent + _words(b) > budget and not must:
+        # a busy component's strongest change may stretch the words by a third, no more
+        stretch = 1.35 * budget if b.number in anchors else budget
+        if spent + _words(b) > stretch and not must:
             continue
         if not must and not _may_lead(b):
             continue  # housekeeping is counted at the end, never told

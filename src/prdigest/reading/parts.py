@@ -17,7 +17,7 @@ import re
 from .patterns import PR_REF, SPACES, comparable
 
 _FRACTION = r"(?:pr\s*)?\d+\s*/\s*(?:\d+|x|n)"  # `2/3`, `1/N`, `PR2/N`
-_WORDS = r"pt|part|group|step|phase"
+_WORDS = r"pt|part|group|step|phase|stage"
 _PART = re.compile(
     rf"""(?ix)
     (?P<lead>^\s*\[?{_FRACTION}\]?\s*:?\s*)  # leading `[1/4]`, `1/x:`

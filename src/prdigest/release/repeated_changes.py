@@ -58,6 +58,9 @@ def told_together(sentences: Sequence[str]) -> str:
     opening = _opening(words[0], _ENTRY_OPENING)
     if len(words) < 2 or not opening or not all(_opens_with(w, opening) for w in words):
         return sentences[0]
+    bare = [[w.lower().rstrip(".,;:") for w in s] for s in words]
+    if any(a[: len(b)] == b for a in bare for b in bare if a is not b):
+        return sentences[0]  # `Added X` and `Added X. Bringing …`: one change, told once
     return _told_once(words, _NAMED_IN_BULLET)[0]
 
 

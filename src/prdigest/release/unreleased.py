@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ..analyze.announcements import WindowNames, announce
 from ..models import PullRequest
-from ..reading.api_changes import ApiChanges
+from ..reading.api_changes import ApiChanges, ApiName
 from .reverted_in_range import label
 
 
@@ -65,9 +65,16 @@ def _taken_back(
                 by_sha[adder.sha or ""] = adder
     if not votes:
         return None
-    sha, count = max(votes.items(), key=lambda item: item[1])
+    sha, _ = max(votes.items(), key=lambda item: item[1])
     adder = by_sha[sha]
     added = diffs[id(adder)].added
-    if adder.number is None or count * 2 < len(added):
+    if adder.number is None or _taken(added, gone) * 2 < len(added):
         return None  # the adder did more than what was taken back: it stays
     return adder, pr
+
+
+def _taken(added: Sequence[ApiName], gone: Sequence[str]) -> int:
+    """How many of the names a PR added `gone` takes back: each one removed, and each
+    member of a class removed (an enum's `PLAIN` goes with the enum)."""
+    names = set(gone) | {name.rsplit(".", 1)[-1] for name in gone}
+    return sum(1 for n in added if n.name in names or n.name.rsplit(".", 1)[0] in names)

@@ -27,7 +27,7 @@ def sentence(brief: Brief, *, name: str = "") -> str:
     put the citation before it: its what, the names it removes or renames when the what
     does not say them, and its why (a reason clause joins the what; a result or the old
     state is a sentence of its own)."""
-    what = _without_name(brief.what, name)
+    what = _deprecated_and_removed(brief, _without_name(brief.what, name))
     text = inline(sentence_case(what)).rstrip(".")
     names = _surface(brief, what)
     if names:
@@ -43,6 +43,15 @@ def sentence(brief: Brief, *, name: str = "") -> str:
     return text
 
 
+def _deprecated_and_removed(brief: Brief, what: str) -> str:
+    """A deprecation the diff shows is a removal (it deletes the names or the old
+    warning): `Deprecates v1 of X` → `Deprecates and removes v1 of X`."""
+    verb, _, rest = what.partition(" ")
+    if brief.announced is AnnouncementKind.BREAKING and verb_base(verb) == "deprecate" and rest:
+        return f"{verb} and removes {rest}"
+    return what
+
+
 # what users must do is told with the changes that ask it of them
 _TOLD_MIGRATION = (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
 
@@ -50,7 +59,9 @@ _TOLD_MIGRATION = (AnnouncementKind.BREAKING, AnnouncementKind.DEPRECATION)
 def named(brief: Brief, name: str) -> bool:
     """Whether a bullet should show `name` before the brief: not when its what has a
     subject of its own ("The `grid` command now accepts …")."""
-    return bool(name) and not has_subject(brief.what)
+    bare = name.strip("`").lower()
+    said = re.search(rf"(?<![\w`]){re.escape(bare)}(?![\w`])", brief.what.lower())
+    return bool(bare) and not has_subject(brief.what) and not said
 
 
 def lead_clause(brief: Brief) -> str:
@@ -117,8 +128,14 @@ def _surface(brief: Brief, what: str) -> str:
     said = what.lower()
     if brief.announced is not AnnouncementKind.BREAKING and brief.kind != "bc_breaking":
         return ""
+    # a package the what names (`Removes `trainer/legacy``) says its modules too
+    paths = [p.strip("/").replace("/", ".") for p in re.findall(r"`([^`]+)`", what)]
     parts: list[str] = []
-    gone = [n for n in brief.surface.removed if _leaf(n).lower() not in said]
+    gone = [
+        n
+        for n in brief.surface.removed
+        if _leaf(n).lower() not in said and not any(n.startswith(f"{p}.") for p in paths)
+    ]
     if gone:
         parts.append("removes " + _names(gone))
     moved = [
@@ -133,7 +150,9 @@ def _surface(brief: Brief, what: str) -> str:
 
 def _leaf(name: str) -> str:
     """`tinygrad.codegen.DEVECTORIZE` → `DEVECTORIZE`; `Tensor.idiv` stays (a method says
-    whose); `--flag` stays."""
+    whose); `--flag` stays, `--comm.mode` too (what users type)."""
+    if name.startswith("-"):
+        return name
     parts = name.split(".")
     return ".".join(parts[-2:]) if len(parts) > 1 and parts[-2][:1].isupper() else parts[-1]
 
