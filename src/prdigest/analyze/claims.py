@@ -193,7 +193,9 @@ def clause_around(sentence: str, start: int, end: int) -> str:
     begin = bullet.end() if bullet and bullet.end() <= start else begin
     stop = _CLAUSE_END.search(sentence, end)
     finish = stop.start() if stop else len(sentence)
-    phrase = sentence[begin:finish].strip().rstrip(".!?,;:").strip()
+    phrase = sentence[begin:finish].strip().rstrip(".!?,;:|").strip()
+    if "|" in phrase:
+        return ""  # a row of a table, not a sentence
     if len(phrase) > _MAX_CLAUSE or (phrase[:1].isdigit() and begin < start - 1):
         return ""
     if phrase.count("(") != phrase.count(")") or phrase.count("[") != phrase.count("]"):

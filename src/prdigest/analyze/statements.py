@@ -57,6 +57,8 @@ _NEW = re.compile(r"(?i)^(?:an?\s+)?(?:new|initial)\s+\S")
 _CODEY = re.compile(r"[{}=;<>]|\w\(.*\)\s*$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 MAX_WORDS = 32
+LONG_WORDS = 20  # past this, examples and elaborations go
+_EXAMPLES = re.compile(r"\s*\((?:e\.g\.|i\.e\.|eg\.|for example|such as)[^()]*\)")
 
 
 def sentences(text: str) -> list[str]:
@@ -120,8 +122,14 @@ def has_subject(statement: str) -> bool:
 
 def _shortened(text: str) -> str:
     """At most MAX_WORDS words, cut at a clause boundary; "" when no boundary comes early
-    enough. Closing punctuation is taken off (the writer adds its own)."""
+    enough. A long statement loses its examples and what its colon elaborates. Closing
+    punctuation is taken off (the writer adds its own)."""
     text = text.rstrip(" .;:,")
+    if len(text.split()) > LONG_WORDS:
+        text = _EXAMPLES.sub("", text)
+        head, colon, _ = text.partition(": ")
+        if colon and len(head.split()) >= 5 and _balanced(head):
+            text = head
     if len(text.split()) <= MAX_WORDS:
         return text if _balanced(text) else ""
     for match in _CUT.finditer(text):

@@ -10,6 +10,7 @@ import re
 from ..analyze.brief_types import AnnouncementKind, Brief, Status
 from ..analyze.english import lowered_start, sentence_case, verb_base
 from ..analyze.statements import has_subject
+from ..reading.patterns import comparable
 from ..render.markdown import inline
 
 LEAD_WORDS = 14  # a lead's clause in Key Takeaways, cut at a clause's end
@@ -38,7 +39,11 @@ def sentence(brief: Brief, *, name: str = "") -> str:
         text += f", {inline(brief.why).rstrip('.')}"
     elif brief.why:
         text += f". {inline(sentence_case(brief.why)).rstrip('.')}"
-    if brief.migration and brief.announced in _TOLD_MIGRATION:
+    if (
+        brief.migration
+        and brief.announced in _TOLD_MIGRATION
+        and comparable(brief.migration) not in comparable(text)
+    ):
         text += f". {inline(sentence_case(brief.migration)).rstrip('.')}"
     return text
 
@@ -105,6 +110,8 @@ def _short(what: str) -> str:
         what = what[: cuts[-1]] if cuts else " ".join(words[:LEAD_WORDS]).rstrip(",;:")
     if what.count("`") % 2:
         what = what[: what.rfind("`")].rstrip()
+    if what.count("(") > what.count(")"):  # a parenthesis cut open: the words before it
+        what = what[: what.rfind("(")].rstrip(" ,;:")
     while _DANGLING.search(what):
         what = _DANGLING.sub("", what)
     return what
