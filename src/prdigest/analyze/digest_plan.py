@@ -413,7 +413,7 @@ def _sections(
         PlannedSection(
             component_name(component) or HEADINGS[kind],
             kind,
-            tuple(_merged(groups[(kind, component)])),
+            tuple(_merged(groups[(kind, component)], whole=kind in _CALLED_OUT)),
         )
         for kind, component in keys
     )
@@ -454,9 +454,10 @@ def _fold_singles(
     return out
 
 
-def _merged(entries: Sequence[Entry]) -> list[Entry]:
+def _merged(entries: Sequence[Entry], *, whole: bool = False) -> list[Entry]:
     """Entries of one section under one name become one bullet, its sub-bullets the first
-    MAX_THEME of them (the rest are counted, not told)."""
+    MAX_THEME of them (the rest are counted, not told); in a section of what users must act
+    on (`whole`: releases, breaks, deprecations), every one of them."""
     by_name: dict[str, list[Entry]] = {}
     for entry in entries:
         key = entry.name.lower().strip("`") if entry.name else f"#{entry.prs[0]}"
@@ -466,6 +467,6 @@ def _merged(entries: Sequence[Entry]) -> list[Entry]:
         if len(group) == 1:
             out.append(group[0])
         else:
-            numbers = [n for e in group for n in e.prs][:MAX_THEME]
+            numbers = [n for e in group for n in e.prs][: None if whole else MAX_THEME]
             out.append(Entry(group[0].name, tuple(numbers), False))
     return out

@@ -29,7 +29,9 @@ _PROCESS = STOP_TAGS | CONVENTIONAL_TYPES | frozenset(
     {"deps", "dep", "dependencies", "dependency", "release", "build", "core", "misc", "main",
      "general", "internal", "pr", "agents", "ai", "claude", "python", "py", "rust", "rs", "go",
      "js", "ts", "cpp", "c++", "cuda", "all", "common", "repo", "project", "tooling", "infra",
-     "depr", "deprecation", "breaking", "ux", "api"}
+     "depr", "deprecation", "breaking", "ux", "api", "bug fix", "bug", "bugfix", "hotfix",
+     "feature", "enhancement", "improvement", "performance", "cleanup", "maintenance",
+     "minor", "nit", "typo", "documentation", "testing"}
 )  # fmt: skip
 _RAW_PREFIX = re.compile(rf"^\s*(?:\[[^\]]*\]\s*)*(?P<prefix>{COLON_PREFIX})\s*:\s+")
 _SCOPE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*[A-Za-z]+\((?P<scope>[^()]{1,40})\)!?:\s")
@@ -185,12 +187,13 @@ def path_subject(pr: PullRequest, spelling: Spelling) -> str:
             break
         shared.append(parts[0])
     package = pr.repo.rsplit("/", 1)[-1].lower().replace("-", "_")
-    for part in reversed(shared):
+    for depth, part in reversed(list(enumerate(shared))):
         key = part.lower().replace("-", "_")
         if (
             key in _GENERIC_DIRS
             or key == package
             or key.startswith(package + "_")
+            or (depth == 0 and key.endswith(package))  # `torchao/` in ao: the package root
             or not _NAMED.fullmatch(part)
         ):
             continue

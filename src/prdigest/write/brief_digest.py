@@ -8,6 +8,7 @@ What was checked (citations, figures) is no prose: it goes in an HTML comment.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -80,7 +81,13 @@ def _movement(context: DigestContext) -> str:
 def _section(
     index: int, planned: PlannedSection, briefs: Mapping[int, Brief], ledger: Ledger
 ) -> Section:
-    lines = [_bullet(entry, briefs, ledger, planned.heading) for entry in planned.entries]
+    entries: list[Entry] = []
+    for entry in planned.entries:  # a group named as its section is: its changes, one each
+        if len(entry.prs) > 1 and not entry.series and _restates(entry.name, planned.heading):
+            entries += [Entry("", (n,)) for n in entry.prs]
+        else:
+            entries.append(entry)
+    lines = [_bullet(entry, briefs, ledger, planned.heading) for entry in entries]
     return Section(index, plain(planned.heading), (), tuple(lines))
 
 
@@ -88,7 +95,7 @@ def _bullet(entry: Entry, briefs: Mapping[int, Brief], ledger: Ledger, heading: 
     members = [briefs[n] for n in entry.prs if n in briefs]
     lead = members[0]
     # no name that the heading says already, nor one the sentence's own subject says
-    name = entry.name if entry.name.strip("`").lower() != heading.lower() else ""
+    name = "" if _restates(entry.name, heading) else entry.name
     name = name if len(members) > 1 or named(lead, name) else ""
     label = f"**{inline(name)}:** " if name else ""
     if len(members) == 1:
@@ -112,6 +119,14 @@ def _bullet(entry: Entry, briefs: Mapping[int, Brief], ledger: Ledger, heading: 
         for b in members
     ]
     return Line(head.text, head.cites, head.figures, tuple(subs))
+
+
+def _restates(name: str, heading: str) -> bool:
+    """Whether a bullet's name says what its section's heading says (`Arm backend` under
+    "Arm")."""
+    bare, head = name.strip("`").lower(), heading.lower()
+    generic = re.sub(r"\s+(?:backends?|support|delegate|integration)$", "", bare)
+    return bare == head or generic == head
 
 
 def _lowered(text: str) -> str:
