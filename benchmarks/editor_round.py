@@ -49,9 +49,10 @@ def main() -> int:
         help="a store to keep (the model's briefs are made once); default: a fresh one",
     )
     parser.add_argument("weeks", nargs="+", help="OWNER/NAME:YYYY-Www, then -- digest options")
-    args, extra = parser.parse_known_args()
-    weeks = [w for w in args.weeks if ":" in w]
-    extra = [*extra, *[w for w in args.weeks if ":" not in w and w != "--"]]
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:cut])
+    weeks, extra = args.weeks, argv[cut + 1 :]
     args.out.mkdir(parents=True, exist_ok=True)
     repos = sorted({w.split(":")[0] for w in weeks})
     patches = [f"--patches={r}={records_of(r, args.records)}" for r in repos if r not in SHARED]

@@ -143,7 +143,7 @@ class BriefText:
 
     what: str
     why: str = ""
-    what_from: str = "title"  # users | summary | title | model
-    why_from: str = ""  # result | motivation | reason | failure | model, or ""
+    what_from: str = "title"  # users | summary | title | news fragment | model
+    why_from: str = ""  # result | reason | before | docs | release | notice | model, or ""
     writer: str = "deterministic"  # `deterministic@N` or `model:<name>@<prompt version>`
     replaced: str = ""  # "what: names `Foo`, which the PR does not; …", or ""

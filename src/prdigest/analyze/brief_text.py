@@ -1,18 +1,21 @@
 """The words of a PR's brief: `what` it does for the people who use the project (one
-sentence, present tense, third person), `why` (the motivation or the result the PR
-states, or nothing; never a size), and the `subject` a bullet names it by.
+sentence, present tense, third person) and `why` (the result or reason the PR states, or
+nothing; never a size). The subject a bullet names it by is `pr_briefs.subject_of`'s.
 
-`what` comes from the author's own words for users, in this order: the news fragment the
-PR adds for the changelog (towncrier's `changelog/123.bugfix.rst`), what its body's
-user-facing or release-notes section says, then its summary's first statement, and only
-then the title made into a clause ("Add X" → "Adds X"). A body's statement must speak of
-what the title names, or it is a detail of something else. Names are spelled as the diff
-spells them: a title's `preverse_empty_path` is written `url_preserve_empty_path` when
-that is the name the code has.
+`what` comes from the author's own words for users, in this order (`_what`): the news
+fragment the PR adds for the changelog (towncrier's `changelog/123.bugfix.rst`), what its
+body's user-facing or release-notes section says, a summary statement with a subject of
+its own ("`cp` now keeps symlinks") or one that says a short title in full, then the title
+made into a clause ("Add X" → "Adds X"). A body's statement must speak of what the title
+names, or it is a detail of something else. Names are spelled as the diff spells them: a
+title's `preverse_empty_path` is written `url_preserve_empty_path` when that is the name
+the code has.
 
-`why` is, in order: a measured result the PR states (`find_claims`), the first sentence
-of its motivation section, a sentence of its summary that gives a reason ("so that …",
-"Previously …", "This allows …"), or the failure a fix ends. It must say something the
+`why` is, in order (`brief_why.stated_why`): a measured result the PR states
+(`find_claims`), a reason clause of a sentence stating the change ("so that …", "which
+allows …", "This enables …"), the old state a motivation or a fix's summary names
+("Previously …"); failing all, the opening sentence of a docs page the PR adds
+(`docs_intro`); a release's why is its changelog's highlights. It must say something the
 `what` does not.
 """
 

@@ -71,7 +71,8 @@ class Brief:
     subject: str  # what a bullet names it by (`cp`, "GGUF", "Motif-Video"), or ""
     what: str  # a sentence without its closing stop, Markdown inline
     why: str  # the PR's stated motivation or result, or ""
-    why_from: str  # result | reason (a clause told after `what`) | before | model, or ""
+    why_from: str  # result | reason (a clause told after `what`) | before | docs | release |
+    # notice | model, or ""
     writer: str  # deterministic | model:<name>: who wrote `what` and `why`
     kind: str
     kind_evidence: KindJudgment

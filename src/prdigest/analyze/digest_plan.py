@@ -1,8 +1,9 @@
 """The digest's plan, made from the window's briefs: what leads Key Takeaways, how the
 told changes group, which PRs each bullet tells and which are counted but not told.
 
-- **Lead**: every release of the window, then breaking changes and deprecations, then the
-  strongest user-facing changes, at most `LEAD_SIZE` in all. A change reverted in the
+- **Lead**: every release of the window, then the strongest user-facing changes (a break
+  or a deprecation weighs a little more: users must act on it), one per series, at most
+  `LEAD_SIZE` in all. A change reverted in the
   window, and a revert, never lead and are never told as news.
 - **Grouping by meaning**: a week of up to `KIND_WEEK` PRs groups by kind of change
   (breaking, new, improved, faster, fixed), a larger one by component, sections ordered by
@@ -34,7 +35,6 @@ from .statements import content_words
 LEAD_SIZE = 3
 MAX_THEME = 4  # changes one bullet tells of one author's effort
 KIND_WEEK = 60  # PRs: up to this, sections by kind of change; beyond, by component
-MAX_PER_SECTION = 5
 
 
 class Grouping(StrEnum):
@@ -220,7 +220,7 @@ def _top_components(briefs: Mapping[int, Brief]) -> list[str]:
 
 def _anchors(news: Sequence[Brief], briefs: Mapping[int, Brief], top: Sequence[str]) -> set[int]:
     """The strongest tellable change of each component Key Takeaways names, and of each
-    component with BIG_COMPONENT PRs or more: told whatever the budget."""
+    component with BIG_COMPONENT PRs or more: told even past the budget, by a third at most."""
     sizes = Counter(b.component for b in briefs.values() if b.component not in ("", "Other"))
     wanted = set(top) | {c for c, n in sizes.items() if n >= BIG_COMPONENT}
     out: dict[str, int] = {}
@@ -405,7 +405,7 @@ def _sections(
             keys,
             key=lambda k: (
                 k[0] is SectionKind.OTHER,
-                _ORDER.index(k[0]) if k[0] in (SectionKind.RELEASES, SectionKind.BREAKING) else 9,
+                _ORDER.index(k[0]) if k[0] in _CALLED_OUT else 9,
                 rank[k],
             ),
         )

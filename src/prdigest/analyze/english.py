@@ -257,6 +257,8 @@ def as_clause(clean_text: str) -> str:
         return f"{adverb.group(1).lower()} {verb}{clean_text[adverb.end() :]}"
     base = verb_base(words[0])
     rest = words[1] if len(words) > 1 else ""
+    if clean_text.lower().startswith("back out "):  # Phabricator's word for a revert
+        return f"backs out {clean_text[9:]}"
     defaulted = _DEFAULT_TO.fullmatch(clean_text)
     if defaulted:  # `Default X to Y`: "Default" is the verb here
         return f"defaults {defaulted.group(1)}"

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..analyze.brief_types import Brief, Status
 from ..analyze.context_types import DigestContext
 from ..analyze.digest_plan import DigestPlan, Entry, Grouping, PlannedSection, Untold
-from ..analyze.english import number_word, plural, sentence_case
+from ..analyze.english import number_word, plural, sentence_case, verb_base
 from ..render.markdown import inline, plain
 from .brief_lines import lead_clause, named, sentence
 from .digest_blocks import Ledger, first_timers, merges_among
@@ -197,8 +197,11 @@ def _reverts(context: DigestContext, ledger: Ledger) -> Block | None:
     lines: list[Line] = []
     for t in taken[:REVERTS_TOLD]:
         told = f"“{t.what}”" if t.what else "A change"
-        if t.target is not None:  # "The change that fixes X (#1) was reverted"
+        if t.target is not None and verb_base(t.what.split(" ", 1)[0]):
+            # "The change that fixes X (#1) was reverted"
             told = f"The change that {_lowered(t.what)} ({ledger.cite(t.target.number)})"
+        elif t.target is not None:
+            told = f"“{t.what}” ({ledger.cite(t.target.number)})"
         text = f"{told} was reverted ({ledger.cite(t.revert)})"
         text += f" and landed again ({ledger.cite(t.again)})." if t.again else "."
         lines.append(ledger.line(text))

@@ -35,7 +35,7 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """A headed list of lines: the callout, Reverts and Relands, Week over Week, …"""
+    """A headed list of lines after the sections: Reverts, Contributors."""
 
     heading: str
     lines: tuple[Line, ...]
@@ -53,36 +53,20 @@ class Section:
 
 
 @dataclass(frozen=True, slots=True)
-class TableRow:
-    """A row of the Summary Table."""
-
-    category: str
-    component: str
-    focus: str
-    key: str
-
-
-@dataclass(frozen=True, slots=True)
 class Digest:
-    """A whole digest, complete when built: Key Takeaways (and the line of news the LLM
-    digest puts under it), the callout, the numbered sections, the tail line of lone PRs,
-    the closing blocks, the Summary Table and the closing line."""
+    """A whole digest, complete when built: Key Takeaways, the numbered sections, the line
+    of what was counted and not told, the closing blocks and the closing comment."""
 
     title: str
     takeaways: Line
     sections: tuple[Section, ...] = ()
-    notable: Line | None = None
-    callout: Block | None = None
     tail: Line | None = None
     extras: tuple[Block, ...] = ()
-    table: tuple[TableRow, ...] = ()
     closing: str = ""
 
     def lines(self) -> Iterator[Line]:
         """Every line, those beneath a line after it."""
         tops: list[Line] = [self.takeaways]
-        tops += [self.notable] if self.notable else []
-        tops += self.callout.lines if self.callout else ()
         tops += [line for section in self.sections for line in section.lines]
         tops += [self.tail] if self.tail else []
         tops += [line for block in self.extras for line in block.lines]
