@@ -39,7 +39,8 @@ from ..reading.api_changes import (
 )
 from ..reading.file_roles import FileRole, file_role, is_library, is_public
 from ..reading.news_fragments import news_fragment
-from ..reading.versions import raised_minimums
+from ..reading.pr_body import is_bot_body
+from ..reading.versions import RaisedMinimum, raised_minimums
 from .announcement_words import migration_hint, sentence, starts_announcement, subject
 from .body_announcements import said_in_notes, users_must_change
 from .claims import prose_lines
@@ -325,13 +326,34 @@ def _weighed(
 
 def _raised_floor(text: str, pr: PullRequest) -> Announcement | None:
     """A minimum version the diff raises, with what it was and is, and what to do."""
-    raised = raised_minimums(pr.files)
+    bot = is_bot_body(pr.body) or bool(_BOT_BUMP.match(pr.title))
+    raised = [r for r in raised_minimums(pr.files) if _users_must_upgrade(r, bot)]
     if not raised:
         return None
     first = raised[0]
     why = f"raises the minimum `{first.name}` from {first.before} to {first.after}"
     hint = migration_hint(pr.body) or f"Upgrade `{first.name}` to {first.after} or later."
     return Announcement(BREAKING, why, sentence(text), "", hint)
+
+
+_BOT_BUMP = re.compile(r"(?i)^(?:build\(deps\):\s*)?(?:bump|update) \S+ requirement from ")
+# what users run the project on: a new floor of these is theirs to meet
+_RUNTIMES = re.compile(
+    r"(?i)^(?:requires-python|python|python_requires|rust-version|msrv|go|node|engines|cuda|"
+    r"torch|pytorch|numpy|jax|tensorflow|transformers)$"
+)
+
+
+def _users_must_upgrade(raised: RaisedMinimum, bot: bool) -> bool:
+    """Whether a raised floor asks something of users: a runtime's (Python, Rust, CUDA,
+    torch, …), or, by a person, a package's new major version (a minor one before 1.0);
+    a patch-level floor, or a bot's routine bump (`namex >=0.0.8 → >=0.1.0`), is the
+    resolver's to meet."""
+    if _RUNTIMES.match(raised.name):
+        return True
+    before, after = ([*v.split("."), "0"] for v in (raised.before, raised.after))
+    major = before[0] != after[0] or (before[0] == "0" and before[1] != after[1])
+    return major and not bot
 
 
 def _unnamed_break(changes: ApiChanges, text: str, pr: PullRequest) -> Announcement | None:

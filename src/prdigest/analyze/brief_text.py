@@ -35,7 +35,14 @@ from ..reading.releases import changelog_items, released_version
 from .brief_why import stated_why
 from .docs_intro import docs_intro
 from .english import as_clause, lowered_start, sentence_case, third_person, verb_base
-from .statements import about_the_same, as_statement, content_words, has_subject, sentences
+from .statements import (
+    about_the_same,
+    as_statement,
+    content_words,
+    has_subject,
+    sentences,
+    shortened,
+)
 
 _CODE_NAME = re.compile(r"`([^`]{2,80})`|\b([A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+)\b")
 _NAMES_CODE = re.compile(r"`|[A-Za-z]\.[A-Za-z]|\w_\w|[a-z][A-Z]|\b[A-Z]{3,}\b|--\w")
@@ -106,7 +113,10 @@ def _fragment_statement(text: str) -> str:
     words = first.split()
     if not 4 <= len(words) <= MAX_FRAGMENT_WORDS or first.count("`") % 2:
         return ""
-    return first.rstrip(".")
+    verb = verb_base(words[0], third=False) or ("issue" if words[0] == "Issue" else "")
+    if verb and verb == words[0].lower():  # "Issue a warning when …": the changelog's imperative
+        first = f"{third_person(verb).capitalize()} {first.split(' ', 1)[1]}"
+    return shortened(first) or first.rstrip(".")
 
 
 def _what(body: PRBody, title: str, title_clause: str) -> tuple[str, str]:

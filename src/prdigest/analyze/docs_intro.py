@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..models import FileChange
 from ..reading.file_roles import FileRole, file_role, is_library
+from ..reading.news_fragments import news_fragment
 from ..reading.pr_body import read_body
 from .statements import content_words, sentences
 
@@ -37,6 +38,7 @@ def docs_intro(files: Sequence[FileChange], title: str) -> str:
             not patch.startswith("@@ -0,0 ")
             or not _PAGE.search(change.path)
             or _NOT_A_PAGE.search(change.path)
+            or news_fragment([change]) is not None  # a changelog entry, not a page
             or file_role(change.path) is not FileRole.DOCS
         ):
             continue

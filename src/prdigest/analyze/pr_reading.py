@@ -73,6 +73,12 @@ class PRReading:
     kind: KindJudgment
 
 
+_USERS_FRAGMENTS = frozenset(
+    "breaking removal deprecation feature improvement enhancement bugfix bug fix perf "
+    "performance security".split()
+)
+
+
 def read_pr(it: Item, note: Notability) -> PRReading:
     """The reading of one landed PR, from what the analysis already read of it."""
     pr = it.pr
@@ -107,7 +113,9 @@ def read_pr(it: Item, note: Notability) -> PRReading:
         number=it.number,
         content_key=content_key(pr),
         claims=tuple(it.claims),
-        user_facing=sub.user_facing if sub is not None else True,
+        # a changelog entry the author wrote for users says they see it, however small the diff
+        user_facing=(sub.user_facing if sub is not None else True)
+        or (fragment is not None and fragment.type in _USERS_FRAGMENTS),
         chore=sub.chore if sub is not None else False,
         announced=announced,
         migration=said.hint if said is not None else "",

@@ -58,6 +58,7 @@ _CODEY = re.compile(r"[{}=;<>]|\w\(.*\)\s*$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 MAX_WORDS = 32
 LONG_WORDS = 20  # past this, examples and elaborations go
+_ASIDE = re.compile(r"\s+(?:--|—|–)\s+[^-—–]{3,80}?\s+(?:--|—|–)(?=\s)")  # " -- and so X -- "
 _EXAMPLES = re.compile(r"\s*\((?:e\.g\.|i\.e\.|eg\.|for example|such as)[^()]*\)")
 
 
@@ -79,9 +80,9 @@ def as_statement(sentence: str) -> str:
         return ""
     novel = _NEW.match(text)
     if novel:  # "A new command for X" says it adds one
-        return _shortened(f"Adds {text[:1].lower()}{text[1:]}")
+        return shortened(f"Adds {text[:1].lower()}{text[1:]}")
     if _NOW.match(text):
-        return _shortened(_upper_first(text))
+        return shortened(_upper_first(text))
     match = _OPENER.match(text)
     if match is None:
         return ""
@@ -91,7 +92,7 @@ def as_statement(sentence: str) -> str:
     rest = match.group("rest")
     rest = re.sub(r"(?i)^(?:also|now)\s+", "", rest)
     stated = f"{third_person(base).capitalize()} {rest}"
-    return _shortened(stated)
+    return shortened(stated)
 
 
 # where a sentence points at other PRs by the author's numbering, which a reader of the
@@ -120,13 +121,13 @@ def has_subject(statement: str) -> bool:
     return bool(_NOW.match(statement))
 
 
-def _shortened(text: str) -> str:
+def shortened(text: str) -> str:
     """At most MAX_WORDS words, cut at a clause boundary; "" when no boundary comes early
     enough. A long statement loses its examples and what its colon elaborates. Closing
     punctuation is taken off (the writer adds its own)."""
     text = text.rstrip(" .;:,")
     if len(text.split()) > LONG_WORDS:
-        text = _EXAMPLES.sub("", text)
+        text = without_asides(text)
         head, colon, _ = text.partition(": ")
         if colon and len(head.split()) >= 5 and _balanced(head):
             text = head
@@ -137,6 +138,11 @@ def _shortened(text: str) -> str:
         if 4 <= len(head.split()) <= MAX_WORDS and _balanced(head):
             return head
     return ""
+
+
+def without_asides(text: str) -> str:
+    """The text without its examples ("(e.g. …)") and dashed asides (" -- and so X -- ")."""
+    return _ASIDE.sub("", _EXAMPLES.sub("", text))
 
 
 def _balanced(text: str) -> bool:

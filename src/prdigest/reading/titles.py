@@ -41,6 +41,8 @@ _TICKETS = re.compile(
     r"""(?ix)\s*\[?\b(?:ghstack-poisoned|skip\s+ci|ci\s+skip|codemod|wip)\b\]?
     |\s*\(?\b(?:fixes|closes|resolves):?\s+\#\d+\)? |\s*\(?\b[DT]\d{6,}\b\)? |\s*\#buildall\b"""
 )
+# the issue a title opens with: `fix #6881 - add policies …`, `Closes #12: …`
+_ISSUE_FIRST = re.compile(r"(?i)^(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s+#\d+\s*(?:[-–—:]\s*)")
 # a state tag after the title: `Bitcast to mixin [PR]`, `Faster loads [WIP]`
 _TRAILING_TAG = re.compile(r"(?i)\s+\[(?:pr|wip|draft|rfc)\]$")
 # classification's reading: tags anywhere, `fix(scope)!:`, one `Component:` / `… - ` prefix.
@@ -229,7 +231,7 @@ def clean_title(title: str, number: int | None = None) -> CleanTitle:
     text = _PR_REF.sub("", TRAILING_PR_REF.sub("", SPACES.sub(" ", title).strip()))
     marker = has_part_marker(text)
     text, tags = _peel(text, _DIGEST)
-    text = _TRAILING_TAG.sub("", text).strip().rstrip(".").strip()
+    text = _TRAILING_TAG.sub("", _ISSUE_FIRST.sub("", text)).strip().rstrip(".").strip()
     if not text:  # the whole title was tags: keep it as written
         text = _PR_REF.sub("", TRAILING_PR_REF.sub("", SPACES.sub(" ", title))).strip()
         text = SPACES.sub(" ", text).strip(" .:-")

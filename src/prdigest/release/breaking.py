@@ -29,6 +29,9 @@ _AFTER = re.compile(r"(?i)\b(?:after|new|now|instead|migrat\w*|replace\w*)\b")
 _MAX_BLOCK_LINES = 12
 
 
+MASS_DELETION = 20  # files: past this, the files a change deletes from are not listed
+
+
 def window_of(prs: Sequence[PullRequest]) -> WindowNames:
     return WindowNames(list(prs))
 
@@ -55,6 +58,8 @@ def details(members: Sequence[PullRequest], briefs: Sequence[Brief]) -> Breaking
         deleted += [p for p in deleted_library(pr) if p not in deleted]
     if not code and renamed:
         code = _renamed_block(renamed[:SHOWN])
+    if len(deleted) > MASS_DELETION:
+        deleted = []  # a rewrite's hundreds of files name nothing a user looks for
     extra = max(0, len(removed) - SHOWN)
     return BreakingDetails(
         removed=tuple(f"`{n}`" for n in removed[:SHOWN]),

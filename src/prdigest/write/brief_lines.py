@@ -9,7 +9,7 @@ import re
 
 from ..analyze.brief_types import AnnouncementKind, Brief, Status
 from ..analyze.english import lowered_start, sentence_case, verb_base
-from ..analyze.statements import has_subject
+from ..analyze.statements import has_subject, sentences, without_asides
 from ..reading.patterns import comparable
 from ..render.markdown import inline
 
@@ -39,13 +39,25 @@ def sentence(brief: Brief, *, name: str = "") -> str:
         text += f", {inline(brief.why).rstrip('.')}"
     elif brief.why:
         text += f". {inline(sentence_case(brief.why)).rstrip('.')}"
-    if (
-        brief.migration
-        and brief.announced in _TOLD_MIGRATION
-        and comparable(brief.migration) not in comparable(text)
-    ):
-        text += f". {inline(sentence_case(brief.migration)).rstrip('.')}"
+    todo = _instruction(brief.migration, text) if brief.announced in _TOLD_MIGRATION else ""
+    if todo:
+        text += f". {inline(sentence_case(todo)).rstrip('.')}"
     return text
+
+
+_INSTRUCTS = re.compile(
+    r"(?i)\b(?:use|pass|replace|upgrade|install|rename|call|set|migrate|switch|update|add|"
+    r"remove|change|import)\b|\binstead\b"
+)
+
+
+def _instruction(migration: str, told: str) -> str:
+    """The sentence of a migration note that tells users what to do and that the bullet
+    has not said yet, or ""."""
+    for part in sentences(migration):
+        if _INSTRUCTS.search(part) and comparable(part) not in comparable(told):
+            return part
+    return ""
 
 
 def _deprecated_and_removed(brief: Brief, what: str) -> str:
@@ -100,6 +112,8 @@ def _lead_words(brief: Brief) -> str:
 
 
 def _short(what: str) -> str:
+    if len(what.split()) > LEAD_WORDS:
+        what = without_asides(what)
     words = what.split()
     if len(words) > LEAD_WORDS:
         cuts = [
