@@ -42,7 +42,10 @@ _TICKETS = re.compile(
     |\s*\(?\b(?:fixes|closes|resolves):?\s+\#\d+\)? |\s*\(?\b[DT]\d{6,}\b\)? |\s*\#buildall\b"""
 )
 # the issue a title opens with: `fix #6881 - add policies …`, `Closes #12: …`
-_ISSUE_FIRST = re.compile(r"(?i)^(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s+#\d+\s*(?:[-–—:]\s*)")
+_ISSUE_FIRST = re.compile(
+    r"(?i)^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s+#\d+\s*[-–—:]\s*|"
+    r"(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*)?issue\s+#\d+\s*[-–—:]?\s+(?=[A-Za-z`]))"
+)
 # a state tag after the title: `Bitcast to mixin [PR]`, `Faster loads [WIP]`
 _TRAILING_TAG = re.compile(r"(?i)\s+\[(?:pr|wip|draft|rfc)\]$")
 # classification's reading: tags anywhere, `fix(scope)!:`, one `Component:` / `… - ` prefix.
@@ -245,7 +248,7 @@ def strip_noise(title: str) -> str:
     ticket ids, a reland wrapper and part markers."""
     text = _TICKETS.sub("", _PR_REF.sub("", SPACES.sub(" ", title).strip()))
     text, _ = _peel(text, _RELEASE)
-    text = remove_parts(text, "")
+    text = remove_parts(_ISSUE_FIRST.sub("", text), "")
     text = SPACES.sub(" ", text).strip().rstrip(".").strip()
     if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
         text = text[1:-1].strip()
