@@ -30,6 +30,7 @@ from ..models import BriefText, PullRequest
 from ..reading import CleanTitle, clean_title
 from ..reading.file_roles import is_library
 from ..reading.news_fragments import news_fragment
+from ..reading.patterns import normalize_tag
 from ..reading.pr_body import PRBody, Role, continued_title, is_bot_body, read_body
 from ..reading.releases import changelog_items, released_version
 from .brief_why import stated_why
@@ -73,6 +74,11 @@ _RULES = (
     "../reading/releases.py",
     "../reading/news_fragments.py",
 )
+_BUG_VERB = re.compile(
+    r"(?i)\b(?:raises|fails|crashes|returns|mishandles|ignores|breaks|hangs|throws|produces|"
+    r"leaks|drops|loses|overflows|errors|doesn't|isn't|can't|never|always)\b"
+)
+_FIX_TAG = frozenset({"fix", "bug fix", "bugfix", "hotfix", "bug"})
 # who made the words of a brief, and by which rules
 WRITER = f"deterministic@{_rules_version()}"
 
@@ -84,7 +90,13 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
         clean = clean_title(title, pr.number)
     typed = _as_typed(clean.text, title)
     clause = as_clause(typed)
-    if clause == typed and not has_subject(typed):
+    fix_tag = _FIX_TAG.intersection(normalize_tag(t) for t in clean.tags)
+    if clause == typed and fix_tag and not has_subject(typed):
+        # `[Fix] Empty generator passed to fit raises IndexError`: the title names the bug;
+        # `fix: crash on empty input` names what is fixed
+        bug = _FINITE.search(f" {typed} ") or _BUG_VERB.search(typed)
+        clause = f"Fixes {'a bug where ' if bug else ''}{lowered_start(typed)}"
+    elif clause == typed and not has_subject(typed):
         clause = _given_a_verb(typed, pr)
     title_clause = _and_verbs(sentence_case(clause))
     read = read_body(body) if body and not is_bot_body(body) else PRBody((), False)
