@@ -27,7 +27,10 @@ _SPEAKS = re.compile(r"(?i)\b(?:release|releasing|changelog|version bump|bump (?
 _SET_VERSION = re.compile(
     rf"""(?m)^\+\s*(?:__version__|version|VERSION|"version")\s*[:=]\s*["']{_VERSION}["']"""
 )
+_VERSION_FILE = re.compile(r"(?:^|/)(?:version|VERSION)(?:\.txt)?$")
+_BARE_VERSION = re.compile(rf"(?m)^\+\s*{_VERSION}\s*$")
 _DEV = re.compile(r"(?i)dev|\.post\d|snapshot")
+_AFTER = re.compile(r"(?i)\b(?:after|post)[- ]")  # `version.txt after 0.19.4 release`: the next one
 _NOT_RELEASE = re.compile(
     r"(?i)\b(?:bump|update|upgrade|pin)\s+(?!(?:the\s+)?(?:package\s+)?version\b)\S"
 )
@@ -43,14 +46,17 @@ def released_version(pr: PullRequest) -> str:
     if found and not _SPEAKS.search(title) and not _sets_version(pr, version):
         # a bare `2.12.0` or `mypy 1.20.1`: a release only if the diff sets it
         version = ""
-    if not version and _SPEAKS.search(title):
+    if not version and _SPEAKS.search(title) and not _AFTER.search(title):
         version = _version_set(pr)
     return "" if not version or _DEV.search(version) else version.lstrip("v")
 
 
 def _version_set(pr: PullRequest) -> str:
     for change in pr.files:
-        match = _SET_VERSION.search(change.patch or "")
+        patch = change.patch or ""
+        match = _SET_VERSION.search(patch)
+        if not match and _VERSION_FILE.search(change.path):
+            match = _BARE_VERSION.search(patch)  # `version.txt`: the version alone on a line
         if match:
             return match.group("version")
     return ""
