@@ -56,6 +56,12 @@ RAISED = [
     ([_change("src/pkg/m.py", ["    if n_layers > 2:"], ["    if n_layers > 4:"])], []),
     # lowered, not raised
     ([_change("setup.py", ['    "numpy>=2.0",'], ['    "numpy>=1.26",'])], []),
+    # a developers' list, named by git's hunk context: no user installs it
+    ([FileChange("pyproject.toml", 1, 1, patch='@@ -40,3 +40,3 @@ docs = [\n   "mkdocs",\n-  "sphinx>=7.0",\n+  "sphinx>=8.0",')], []),
+    # a list under [dependency-groups]
+    ([FileChange("pyproject.toml", 1, 1, patch='@@ -1,4 +1,4 @@\n [dependency-groups]\n lint = [\n-  "ruff>=0.5",\n+  "ruff>=0.6",')], []),
+    # once the developers' list closes, the interpreter's floor counts again
+    ([FileChange("pyproject.toml", 1, 1, patch='@@ -1,4 +1,4 @@\n test = [\n-  "pytest>=7",\n+  "pytest>=8",\n ]\n-requires-python = ">=3.9"\n+requires-python = ">=3.10"')], ["requires-python 3.9 3.10"]),
 ]  # fmt: skip
 
 

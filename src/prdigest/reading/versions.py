@@ -33,6 +33,11 @@ _STATED = re.compile(
     r"(?i)minimum (?:required |supported )?version of [`'\"]?(?P<name>[A-Za-z][\w.-]{1,40})[`'\"]?"
     r"\s+is\s+v?(?P<version>\d+(?:\.\d+){0,3})"
 )
+_LIST_KEY = re.compile(r"^(?P<key>[\w.-]+)\s*=\s*\[")
+_DEV_GROUP = re.compile(
+    r"dev|develop|docs?|docker|tests?|testing|lint(?:ing)?|release|typing|types|ci|bench|"
+    r"benchmarks?|build|format|mypy|pre-commit|tools?"
+)
 _ROLES = frozenset({FileRole.LIBRARY, FileRole.BUILD})
 # in library code, only a line about versions speaks of one (`if n_layers > 2` does not)
 _ABOUT_VERSIONS = re.compile(r"(?i)version|requires?|install|upgrade")
@@ -55,7 +60,7 @@ def raised_minimums(files: Sequence[FileChange]) -> list[RaisedMinimum]:
             continue
         lines = [
             line
-            for line in change.patch.splitlines()
+            for line in _outside_dev_groups(change.patch.splitlines())
             if role is FileRole.BUILD or _ABOUT_VERSIONS.search(line)
         ]
         removed = _bounds(line[1:] for line in lines if line[:1] == "-")
@@ -65,6 +70,33 @@ def raised_minimums(files: Sequence[FileChange]) -> list[RaisedMinimum]:
                 if key not in found or _newer(after, found[key].after):
                     found[key] = RaisedMinimum(name, removed[key][1], after)
     return list(found.values())
+
+
+def _outside_dev_groups(lines: list[str]) -> Iterable[str]:
+    """The lines of a diff not inside a developers' dependency list (`docs = [`, `dev = [`,
+    `[dependency-groups]`'s lists, `[dev-dependencies]`): the project's own tooling, which
+    no user installs."""
+    dev_table = dev_list = False
+    for line in lines:
+        if line.startswith("@@"):
+            # a hunk starts afresh; git's context names the list it starts in, if any
+            dev_table, dev_list = False, _is_dev_list(line.rsplit("@@", 1)[-1])
+            continue
+        text = (line[1:] if line[:1] in "+- " else line).strip()
+        if text.startswith("[") and text.endswith("]") and "=" not in text:
+            header = text.lower()
+            dev_table, dev_list = "dev" in header or "dependency-groups" in header, False
+        elif _LIST_KEY.match(text):
+            dev_list = _is_dev_list(text)
+        if not (dev_table or dev_list):
+            yield line
+        if text.startswith("]"):
+            dev_list = False
+
+
+def _is_dev_list(text: str) -> bool:
+    key = _LIST_KEY.match(text.strip())
+    return bool(key and _DEV_GROUP.fullmatch(key.group("key").lower()))
 
 
 def _bounds(lines: Iterable[str]) -> dict[str, tuple[str, str]]:
