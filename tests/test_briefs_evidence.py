@@ -23,6 +23,7 @@ from prdigest.models import FileChange, PullRequest
 from prdigest.reading import clean_title, parse_title
 from prdigest.reading.api_changes import read_body, read_diff
 from prdigest.reading.news_fragments import news_fragment
+from prdigest.reading.pr_body import says_internal
 from prdigest.reading.versions import raised_minimums
 from prdigest.release.breaking import breaking_heading
 from prdigest.release.entry_text import entry_sentence
@@ -100,6 +101,10 @@ ANNOUNCED = [
     (_pr("Remove unused prepare_deepspeed", [_REMOVED_FN]), None),
     # a raised minimum version is a break, whatever the title
     (_pr("Update vLLM support", [_change("pyproject.toml", ['"vllm>=0.10.2",'], ['"vllm>=0.11.0",'])]), BREAKING),
+    # a new Python floor leaves users of the old one behind …
+    (_pr("Drop Python 3.9", [_change("pyproject.toml", ['requires-python = ">=3.9"'], ['requires-python = ">=3.10"'])]), BREAKING),
+    # … a new MSRV only asks who builds from source for a newer compiler
+    (_pr("Update Rust to 1.98 and MSRV to 1.96", [_change("Cargo.toml", ['rust-version = "1.94"'], ['rust-version = "1.96"'])]), None),
     # the body calls it BC-breaking, as a heading
     (_pr("Add quantize_ parameter support", [_change("pkg/q.py", ["x = 1"], ["x = 2"])], "### bc-breaking changes\n\nThe default changed."), BREAKING),
     # … but not when it says it is not
@@ -168,7 +173,29 @@ JUDGED = [
     # a news fragment's type is the author's filing
     (dict(declared="bugfix", declared_in="changelog/1.bugfix.rst"), kinds.BUG_FIXES),
     (dict(declared="misc", declared_in="changelog/1.misc.rst", library_lines=500), kinds.NOT_USER_FACING),
+    # the body calling it a refactor outweighs its size …
+    (dict(says_internal=True, library_lines=400), kinds.NOT_USER_FACING),
+    (dict(says_internal=True, classified=kinds.NOT_USER_FACING, library_lines=400), kinds.NOT_USER_FACING),
+    # … not a measured result it states
+    (dict(says_internal=True, claims=("2x faster",)), kinds.PERFORMANCE),
 ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("body", "internal"),
+    [
+        ("Small refactoring for https://github.com/o/r/pull/1", True),
+        ("## Summary\n\nA small cleanup now that our MSRV includes `fmt::from_fn`.", True),
+        ("Moves the cache into its own type. No functional change.", True),
+        ("Use match guards, preserving the existing filename extraction behavior.", True),
+        # a refactor that is the means to a feature is the feature
+        ("Adds `--frozen` to `uv run`. This required a refactor of the resolver.", False),
+        ("Fixes a crash when the lock file is empty.", False),
+        ("", False),
+    ],
+)
+def test_a_body_that_calls_itself_internal(body: str, internal: bool) -> None:
+    assert says_internal(body) is internal
 
 
 @pytest.mark.parametrize(("given", "expected"), JUDGED)

@@ -12,7 +12,8 @@ from prdigest.analyze.statements import about_the_same, as_statement, has_subjec
 from prdigest.models import FileChange, PullRequest
 from prdigest.reading.file_roles import FileRole, file_role, is_library, is_public
 from prdigest.reading.pr_body import Role, is_bot_body, read_body
-from prdigest.reading.releases import released_version
+from prdigest.reading.releases import changelog_items, released_name, released_version
+from prdigest.reading.severity import Severity, severity
 
 
 @pytest.mark.parametrize(
@@ -175,10 +176,76 @@ _VERSION_FILE = FileChange(
         ("Bump version to 1.1.0.dev0", (), ""),  # the work after a release
         ("Bump aiohttp from 3.13.3 to 3.13.4", (), ""),  # a dependency's version
         ("Update vLLM minimum supported version to 0.11.0", (), ""),
+        # one package of a workspace, named, its version set by the diff
+        ("chore: prepare tokio-util v2.12.0", (_VERSION_FILE,), "2.12.0"),
+        ("chore: prepare tokio-util v2.12.0", (), ""),
+        # a version a test's fixture sets releases nothing
+        (
+            "Fix formatting of invalid version bump errors",
+            (
+                FileChange(
+                    "tests/it/version.rs",
+                    1,
+                    1,
+                    patch='@@ -1 +1 @@\n-version = "1.2.2"\n+version = "1.2.3"',
+                ),
+            ),
+            "",
+        ),
     ],
 )
 def test_releases(title: str, files: tuple[FileChange, ...], version: str) -> None:
     assert released_version(_pr(title, files)) == version
+
+
+@pytest.mark.parametrize(
+    ("title", "name"),
+    [
+        ("chore: prepare tokio-util v0.7.19", "tokio-util"),
+        ("chore: prepare Tokio v1.53.1", "Tokio"),
+        ("Prepare release v2.12.0", ""),
+        ("Release 2.12.0", ""),
+    ],
+)
+def test_what_a_release_names(title: str, name: str) -> None:
+    assert released_name(_pr(title)) == name
+
+
+def test_a_releases_changelog_items_without_areas_or_references() -> None:
+    changelog = FileChange(
+        "tokio-util/CHANGELOG.md",
+        4,
+        0,
+        patch="@@ -1,3 +1,7 @@\n+# 0.7.19\n+### Added\n+- io: add `write_all_vectored` ([#7768], [#8159])\n"
+        "+- sync: add `DropGuard::token` for tokens ([#8226](https://x/8226))\n",
+    )
+    assert changelog_items(_pr("chore: prepare tokio-util v0.7.19", (changelog,))) == (
+        "add `write_all_vectored`",
+        "add `DropGuard::token` for tokens",
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "expected"),
+    [
+        (
+            "Fix Tutel with tensor parallelism",
+            "Results were silently wrong under TP.",
+            Severity.HARM,
+        ),
+        (
+            "Ensure full commit pins resolve",
+            "An attacker could push a branch named like the SHA.",
+            Severity.HARM,
+        ),
+        ("Fix riscv64 musl TLS segfaults", "", Severity.FAILURE),
+        ("Fix the error message of `load`", "It now names the file.", Severity.NONE),
+        # a test plan's crash is how it was checked, not what users saw
+        ("Tidy the loader", "## Test plan\nThe old test crashes without it.", Severity.NONE),
+    ],
+)
+def test_what_a_fix_spared_its_users(title: str, body: str, expected: Severity) -> None:
+    assert severity(title, body) is expected
 
 
 @pytest.mark.parametrize(

@@ -21,8 +21,10 @@ from prdigest.analyze.brief_types import (
 )
 from prdigest.analyze.digest_plan import Untold, plan_digest, word_budget
 from prdigest.analyze.notability import pr_score
+from prdigest.analyze.substance import is_chore, read_substance
 from prdigest.models import FileChange, PullRequest
 from prdigest.reading.api_changes import read_diff
+from prdigest.write.brief_lines import shared_sentence
 
 
 def _patch(path: str, lines: list[str]) -> FileChange:
@@ -109,6 +111,23 @@ def test_a_release_leads_and_housekeeping_never_does() -> None:
     assert 4 not in plan.lead  # a package of helpers is the project's, not users' news
 
 
+def test_the_projects_versions_take_one_lead_slot_a_packages_its_own() -> None:
+    plan = _plan(
+        _brief(1, "Adds index selection by name", 9.0),
+        _brief(2, "Adds a `--fast` flag to `run`", 8.0),
+        _brief(3, "Bumps version to 0.12.4", 1.0, release="0.12.4"),
+        _brief(4, "Bumps version to 0.12.5", 1.0, release="0.12.5"),
+    )
+    assert plan.lead == (3, 4, 1, 2)  # two versions of the project: one news
+    plan = _plan(
+        _brief(1, "Adds index selection by name", 9.0),
+        _brief(2, "Adds a `--fast` flag to `run`", 8.0),
+        _brief(3, "Prepares tokio-util v0.7.19", 1.0, release="tokio-util 0.7.19"),
+        _brief(4, "Prepares Tokio v1.53.1", 1.0, release="Tokio 1.53.1"),
+    )
+    assert plan.lead == (3, 4, 1)  # two packages released: two news
+
+
 def test_a_change_reverted_in_its_window_is_not_told() -> None:
     plan = _plan(
         _brief(1, "Adds an experimental cache", 9.0, status=Status.REVERTED),
@@ -164,3 +183,52 @@ def test_the_words_stay_within_the_budget() -> None:
         and word_budget(171) <= 450
         and word_budget(545) <= 700
     )
+
+
+@pytest.mark.parametrize(
+    ("title", "chore"),
+    [
+        ("Pin ruff to 0.6.9", True),
+        ("Bump aiohttp from 3.13.3 to 3.13.4", True),
+        # a commit pin is a user's, not the project's dependency pin
+        ("Ensure full Git commit pins resolve to the requested commit", False),
+        ("fix(zero3): async grad offload + pinned offload buffers by default", False),
+        ("Unpin numpy<2 in the requirements", True),
+    ],
+)
+def test_what_a_chore_is(title: str, chore: bool) -> None:
+    assert is_chore(title) is chore
+
+
+@pytest.mark.parametrize(
+    ("title", "user_facing"),
+    [
+        # CI files that make what users install: wheels, binaries, release builds
+        ("Add Linux aarch64 wheels", True),
+        ("Enable PGO for Linux x86-64 uv releases", True),
+        ("Enable the nightly benchmark job", False),
+    ],
+)
+def test_ci_files_that_build_what_users_install(title: str, user_facing: bool) -> None:
+    pr = PullRequest("o/r", 1, title, files=(FileChange(".github/workflows/release.yml", 40, 2),))
+    assert read_substance(pr, kinds.NOT_USER_FACING).user_facing is user_facing
+
+
+@pytest.mark.parametrize(
+    ("whats", "told"),
+    [
+        # one template, one varying span: one sentence with the first one's why
+        (
+            ["Enables PGO for Linux x86-64 uv releases", "Enables PGO for macOS ARM64 uv releases"],
+            "Enables PGO for Linux x86-64 and macOS ARM64 uv releases. Wall time fell 8.9%",
+        ),
+        # different changes are no template
+        (["Fixes the resolver cache", "Adds `uv run --frozen`"], ""),
+        # the same sentence twice is no list of variants
+        (["Fixes the resolver cache", "Fixes the resolver cache"], ""),
+    ],
+)
+def test_variants_of_one_change_read_as_one_sentence(whats: list[str], told: str) -> None:
+    briefs = [_brief(i, what) for i, what in enumerate(whats, start=1)]
+    briefs[0] = replace(briefs[0], why="wall time fell 8.9%", why_from="result")
+    assert shared_sentence(briefs) == told

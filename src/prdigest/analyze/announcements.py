@@ -337,9 +337,12 @@ def _raised_floor(text: str, pr: PullRequest) -> Announcement | None:
 
 
 _BOT_BUMP = re.compile(r"(?i)^(?:build\(deps\):\s*)?(?:bump|update) \S+ requirement from ")
-# what users run the project on: a new floor of these is theirs to meet
+# what users run the project on: a new floor of these is theirs to meet. A compiler's
+# (Cargo's `rust-version`, go.mod's `go`) is not: only who builds from source meets it, and
+# Rust and Go projects raise it in minor releases by policy (Cargo picks a release that
+# fits the toolchain)
 _RUNTIMES = re.compile(
-    r"(?i)^(?:requires-python|python|python_requires|rust-version|msrv|go|node|engines|cuda|"
+    r"(?i)^(?:requires-python|python|python_requires|node|engines|cuda|"
     r"torch|pytorch|numpy|jax|tensorflow|transformers)$"
 )
 

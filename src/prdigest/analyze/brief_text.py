@@ -32,7 +32,7 @@ from ..reading.file_roles import is_library
 from ..reading.news_fragments import news_fragment
 from ..reading.patterns import normalize_tag
 from ..reading.pr_body import PRBody, Role, continued_title, is_bot_body, read_body
-from ..reading.releases import changelog_items, released_version
+from ..reading.releases import changelog_items, released_name, released_version
 from .brief_why import stated_why
 from .docs_intro import docs_intro
 from .english import as_clause, lowered_start, sentence_case, third_person, verb_base
@@ -113,10 +113,22 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
     if not why:  # no reason given: the page it adds says what its subject is
         why = docs_intro(pr.files, clean.text)
         why_from = "docs" if why else ""
-    brings = changelog_items(pr) if released_version(pr) else ()
-    if brings:  # a release says what it brings, in its changelog's words
-        why, why_from = "Highlights: " + "; ".join(_clip(item) for item in brings), "release"
+    version = released_version(pr)
+    if version:  # a release is told as one, with what it brings in its changelog's words
+        what, source = f"Releases {released_name(pr) or 'version'} {version}", "release"
+        brings = [_third_person(_clip(item)) for item in changelog_items(pr)]
+        if brings:
+            why, why_from = "Highlights: " + "; ".join(brings), "release"
     return BriefText(what, spelled_as_code(why, pr) if why else "", source, why_from, WRITER)
+
+
+def _third_person(text: str) -> str:
+    """A changelog's imperative in the third person ("add `x`" → "adds `x`")."""
+    first, _, rest = text.partition(" ")
+    verb = verb_base(first, third=False)
+    if verb and verb == first.lower() and rest:
+        return f"{third_person(verb)} {rest}"
+    return text
 
 
 def _fragment_statement(text: str) -> str:

@@ -6,7 +6,8 @@ what it does. In order:
 2. `reason`: the reason clause of a sentence of its summary or user-facing section,
    from its connective on ("so that nuon output is more succinct", "to allow custom
    reductions", "because the old path copied twice"), told after the `what`.
-3. `before`: what was wrong before, from its motivation section or a fix's summary:
+3. `before`: what was wrong before, from a sentence of its motivation section (naming a
+   failure or a limit) or of a fix's summary (naming a failure):
    "Previously, the `grid` command was hardcoded to look for a `name` column" (a
    sentence in the present tense about the old state is put in the past, since it is
    no longer true once the PR lands).
@@ -56,6 +57,11 @@ _SYMPTOM = re.compile(
     r"broken|break\w*|never|ignor\w*|doesn'?t|does not|can'?t|cannot|silently|spurious|leak\w*|"
     r"stale|missing|lost)\b"
 )
+# what a motivation says users could not do: a limit, not a failure
+_LIMIT = re.compile(
+    r"(?i)\b(?:hard-?coded|only|unsupported|not supported|no way|impossible|have to|has to|"
+    r"must|manual(?:ly)?|slow\w*|requires?|limited)\b"
+)
 _FIRST_PERSON = re.compile(r"(?i)^(?:i|we|i'm|i've|we've)\s+")
 
 
@@ -83,9 +89,14 @@ def stated_why(body: PRBody, what: str, claims: tuple[str, ...], fix: bool) -> t
     for section in body.of(*roles):
         for text in (*section.paragraphs[:2], *section.items[:1]):
             for sentence in sentences(text)[:2]:
-                # a summary's present tense may be how things are meant to be; only its
-                # sentences that name a failure tell the state a fix ends
-                if section.role is not Role.MOTIVATION and not _SYMPTOM.search(sentence):
+                # only a sentence that names a failure (or, in a motivation, a limit) tells
+                # the state a change ends: the rest of a problem statement is context ("The
+                # fallback is enabled around `forward()`"), and a summary's present tense
+                # how things are meant to be
+                if not (
+                    _SYMPTOM.search(sentence)
+                    or (section.role is Role.MOTIVATION and _LIMIT.search(sentence))
+                ):
                     continue
                 before = _before(sentence)
                 # the old state names what the change touches: it only has to say more

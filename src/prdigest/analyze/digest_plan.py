@@ -271,14 +271,17 @@ def _lead(news: Sequence[Brief], series_of: Mapping[int, str]) -> tuple[int, ...
         if key:
             told.add(key)
         picked.append(b.number)
-    return tuple((releases + picked)[:LEAD_SIZE])
+    # the project's own versions (`0.12.4`, `0.12.5`) are told as one news, one slot
+    slots = len({v.split(" ")[0] if " " in v else "" for v in versions})
+    return tuple(releases + picked[: max(LEAD_SIZE - slots, 0)])
 
 
 _LEAD_BONUS = {AnnouncementKind.BREAKING: 1.0, AnnouncementKind.DEPRECATION: 0.5}
 # what a change says of itself that makes it the project's housekeeping, not users' news:
 # CI and test plumbing, or a package of helpers for the project's own code
 _HOUSEKEEPING = re.compile(
-    r"(?i)\b(?:ci|test(?:s|ing)?|lint\w*|typing|benchmarks?|for doc|for docs)\b|"
+    r"(?i)\b(?:ci|test(?:s|ing)?|lint\w*|typing|benchmarks?|for doc|for docs|assertions?|"
+    r"toolchains?)\b|"
     r"^(?:refactors?|simplifies|restructures|reorganizes|starts? using|cleans? up)\b|"
     r"[\w-]*(?:utils|helpers|internal|support|common)[\w-]*`? (?:crate|package|module|library)"
 )

@@ -7,6 +7,8 @@ in words:
 - `capability`: it adds something users can use (a new-feature kind, an adding verb on
   library code, a description saying what it enables);
 - `measured`: a result it states (the claims the analysis quotes);
+- `harm`, `failure`: what it spared users, in its words (a security hole or silently wrong
+  results; a crash, a hang or a leak);
 - `surface`: it changes a package's exports;
 - `size` and `reach`: many lines of library code, many top-level directories;
 - `internal`: its lines land in tests, CI, docs, benchmarks or build scripts;
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field
 from .. import kinds
 from ..models import PullRequest
 from ..reading.api_changes import ApiChanges
+from ..reading.severity import Severity, severity
 from .announcements import BREAKING, DEFAULT, DEPRECATION, Announcement, WindowNames, announce
 from .claims import find_claims
 from .components import Component
@@ -41,6 +44,8 @@ WEIGHTS = {
     DEFAULT: 1.5,
     "new_component": 2.5,
     "measured": 2.5,
+    "harm": 2.5,  # a security hole, silently wrong results, lost data (`reading.severity`)
+    "failure": 1.0,  # a crash, a hang, a leak
     "capability": 1.5,
     "surface": 1.0,
     "internal": -2.5,
@@ -118,6 +123,8 @@ def pr_score(
     score += WEIGHTS["surface"] if sub.surface and facing else 0.0
     score += WEIGHTS["internal"] if not facing else 0.0
     score += WEIGHTS["chore"] if sub.chore else 0.0
+    hurt = severity(pr.title, pr.body) if facing and not sub.chore else Severity.NONE
+    score += {Severity.HARM: WEIGHTS["harm"], Severity.FAILURE: WEIGHTS["failure"]}.get(hurt, 0.0)
     # reach: library code in several top-level directories (a backend and the model it runs)
     score += WEIGHTS["reach"] * (min(len(sub.roots), MAX_REACH) - 1) if len(sub.roots) > 1 else 0.0
     return score

@@ -13,6 +13,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from .. import kinds
 from ..models import PullRequest
 from ..reading.api_changes import (
     CLASS,
@@ -29,7 +30,8 @@ from ..reading.api_changes import (
 )
 from ..reading.file_roles import FileRole, file_role
 from ..reading.news_fragments import news_fragment
-from ..reading.releases import released_version
+from ..reading.pr_body import says_internal
+from ..reading.releases import released_name, released_version
 from .announcements import BREAKING, DEFAULT, DEPRECATION, SAID_IN_NOTES, Announcement
 from .body_announcements import said_in_notes
 from .brief_types import AnnouncementKind, Evidence, KindJudgment, Surface
@@ -77,6 +79,7 @@ _USERS_FRAGMENTS = frozenset(
     "breaking removal deprecation feature improvement enhancement bugfix bug fix perf "
     "performance security".split()
 )
+_INTERNAL_KINDS = frozenset({kinds.NOT_USER_FACING, kinds.DEVS})
 
 
 def read_pr(it: Item, note: Notability) -> PRReading:
@@ -108,14 +111,18 @@ def read_pr(it: Item, note: Notability) -> PRReading:
         adds_module=not changes.breaks and any(n.kind == MODULE for n in changes.added),
         declared=fragment.type if fragment is not None else "",
         declared_in=fragment.path if fragment is not None else "",
+        says_internal=says_internal(pr.body),
     )
+    kind = judge_kind(evidence)
     return PRReading(
         number=it.number,
         content_key=content_key(pr),
         claims=tuple(it.claims),
-        # a changelog entry the author wrote for users says they see it, however small the diff
-        user_facing=(sub.user_facing if sub is not None else True)
-        or (fragment is not None and fragment.type in _USERS_FRAGMENTS),
+        # a changelog entry the author wrote for users says they see it, however small the
+        # diff; a change its words call internal (its body calls it a refactor) is not
+        # seen, whatever its size
+        user_facing=(fragment is not None and fragment.type in _USERS_FRAGMENTS)
+        or ((sub.user_facing if sub is not None else True) and not _called_internal(kind)),
         chore=sub.chore if sub is not None else False,
         announced=announced,
         migration=said.hint if said is not None else "",
@@ -123,8 +130,8 @@ def read_pr(it: Item, note: Notability) -> PRReading:
         if said is not None and announced is not AnnouncementKind.DEFAULT
         else "",
         surface=_surface(changes),
-        release=released_version(pr),
-        kind=judge_kind(evidence),
+        release=_release(pr),
+        kind=kind,
     )
 
 
@@ -185,3 +192,17 @@ def content_key(pr: PullRequest) -> str:
         digest.update((f.patch or "").encode("utf-8", "surrogatepass"))
         digest.update(b"\x1e")
     return digest.hexdigest()[:32]
+
+
+def _called_internal(kind: KindJudgment) -> bool:
+    """Whether the PR's body judged it internal (a title's words, or its paths, are not
+    enough: `Update version compatibility to allow torch 2.11` is users' news)."""
+    return kind.kind in _INTERNAL_KINDS and kind.evidence is Evidence.BODY
+
+
+def _release(pr: PullRequest) -> str:
+    """The release a PR makes: its version, after the package's name when it names one of
+    several (`tokio-util 0.7.19`), or ""."""
+    version = released_version(pr)
+    name = released_name(pr) if version else ""
+    return f"{name} {version}" if name else version

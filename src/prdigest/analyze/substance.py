@@ -28,7 +28,9 @@ USER_ROLES = (FileRole.LIBRARY, FileRole.EXAMPLE)
 
 # lint, typing, formatting and pins change nothing users see, whatever their size
 _CHORE = re.compile(
-    r"(?i)\b(?:lint\w*|formatt(?:ing|er)|reformat\w*|typos?|spelling|bump\w*|pin(?:s|ned)?|"
+    r"(?i)\b(?:lint\w*|formatt(?:ing|er)|reformat\w*|typos?|spelling|bump\w*|"
+    # a dependency's pin (`Pin ruff to 0.6.9`, `pin numpy<2`), not pinned memory or a commit pin
+    r"(?:un)?pin(?:s|ned|ning)?\b(?=[^.]{0,40}(?:\d+\.\d|version|dependenc|requirement|[=<>]))|"
     r"nits?|docformatter|pyre|pyrefly|mypy|flake8|ruff|black|isort|clang-format|clang-tidy|"
     r"type (?:hints?|annotations?|errors?|checking)|typing|copyright|license headers?|"
     r"spdx|clean(?:s|ing|ed)?(?: up)?|cleanups?|tidy\w*|styl(?:e|ing)(?: fix\w*)?)\b"
@@ -43,7 +45,9 @@ _ENABLES = re.compile(
     r"so(?: that)? (?:users?|you|people|developers|models?) (?:can|don'?t|do not|no longer|"
     r"will)\b.+|users? (?:can|could) now\b.+|(?:now (?:supports?|runs?|works?)\b.+))"
 )
-_DISTRIBUTION = re.compile(r"(?i)\b(?:wheels?|binar(?:y|ies)|packages|installers?)\b")
+_DISTRIBUTION = re.compile(
+    r"(?i)\b(?:wheels?|binar(?:y|ies)|packages|installers?|releases|release (?:builds?|binar\w+))\b"
+)
 _TO_ENABLE = re.compile(r"(?i)\bto (?:allow|enable|support)\b")  # `update X to allow Y`
 _MAX_WHY_WORDS = 24
 
@@ -91,7 +95,9 @@ def read_substance(pr: PullRequest, kind: str) -> Substance:
     words = pr.title.split()
     first = verb_base(_after_prefix(words)) if words else ""
     if first in _CAPABILITY_VERBS and _DISTRIBUTION.search(pr.title):
-        user_facing = True  # `add Linux aarch64 wheels`: CI files, and users can install it
+        user_facing = (
+            True  # `add Linux aarch64 wheels`, `enable PGO for releases`: CI files users install
+        )
     chore = is_chore(pr.title)
     enables = enabling_clause(pr.body) if user_facing else ""
     if enables and restates(enables, pr.title):

@@ -264,3 +264,26 @@ def continued_title(title: str, body: str) -> tuple[str, str]:
     cut = cut[: -len(next(e for e in _ELLIPSIS if cut.endswith(e)))]
     tail = first[len(next(e for e in _ELLIPSIS if first.startswith(e))) :]
     return f"{cut}{tail}".strip(), rest
+
+
+# the author saying the change is the code's form alone: "Small refactoring for #N", "A
+# small cleanup now that …", "No functional change", "preserving the existing behavior"
+_OPENS_AS_REFACTOR = re.compile(
+    r"(?i)^(?:this is |this pr is )?(?:just |purely )?(?:an? )?(?:small |minor |simple |tiny |"
+    r"pure |internal )?(?:refactor(?:ing)?|clean-?up|code cleanup|nfc)\b"
+)
+_NO_BEHAVIOUR_CHANGE = re.compile(
+    r"(?i)\bno (?:functional|functionality|behaviou?r(?:al)?|user[- ]facing|semantic) changes?\b|"
+    r"\b(?:should|does|will) not change (?:any |the )?(?:behaviou?r|functionality)\b|"
+    r"\bpreserv\w* (?:the )?existing\b[\w\s-]{0,40}\bbehaviou?r\b|\bpure(?:ly)? (?:a )?refactor|"
+    r"\bnfc\b"
+)
+
+
+def says_internal(body: str) -> bool:
+    """Whether the body calls the change a refactor or cleanup, or says it changes no
+    behaviour: its author's word that users see nothing, whatever its size."""
+    prose = read_body(body).prose if body else []
+    if prose and _OPENS_AS_REFACTOR.match(prose[0]):
+        return True
+    return any(_NO_BEHAVIOUR_CHANGE.search(text) for text in prose)

@@ -2,7 +2,7 @@
 digest ("v2.12.0 released"), never a tail item ("Version (2 PRs): Prepare release").
 
 A PR releases version V when its title says so ("Release 2.12.0", "Prepare release
-v2.12.0", "chore(release): 2.12.0", "Bump version to 2.12.0", "Changelog for 1.20.1",
+v2.12.0", "chore: prepare tokio-util v0.7.19", "chore(release): 2.12.0", "Bump version to 2.12.0", "Changelog for 1.20.1",
 "v1.0") or, with a title that speaks of a release or a version without naming one, when
 its diff sets V in a version file (`version = "2.12.0"`, `__version__`, `"version":`).
 Development versions (`1.1.0.dev0`, `2.0.0-dev`) are the work after a release, not one.
@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 
 from ..models import PullRequest
+from .file_roles import FileRole, file_role
 
 _VERSION = r"v?(?P<version>\d+\.\d+(?:\.\d+){0,2}(?:[-.]?(?:rc|a|b|alpha|beta|post)\.?\d*)?)"
 _TITLE = re.compile(
-    rf"(?i)^(?:\[[^\]]*\]\s*)*(?:chore\(release\):?\s*|release:?\s*|releasing\s+|"
-    rf"prepare(?:s|d)?\s+(?:for\s+)?(?:the\s+)?(?:release\s+(?:of\s+)?)?|cut\s+(?:release\s+)?|"
+    rf"(?i)^(?:\[[^\]]*\]\s*)*(?:chore\(release\):?\s*|(?:chore|build|ci):\s*)?"
+    rf"(?:release:?\s*|releasing\s+|prepare(?:s|d)?\s+(?:for\s+)?(?:the\s+)?(?:release\s+(?:of\s+)?)?"
+    rf"(?P<name>[A-Za-z][\w.-]*\s+)?|cut\s+(?:release\s+)?|"
     rf"bump(?:s|ed)?\s+(?:the\s+)?(?:package\s+)?version\s+(?:to\s+)?|version\s+bump\s+(?:to\s+)?|"
     rf"(?:(?:add|some|final)\s+)?(?:the\s+)?(?:changelog|release notes?)(?:\s+updates?)?\s+"
     rf"(?:for\s+)?(?:[A-Za-z][\w.-]*\s+)?|\S+\s+)?"
@@ -51,8 +53,18 @@ def released_version(pr: PullRequest) -> str:
     return "" if not version or _DEV.search(version) else version.lstrip("v")
 
 
+def released_name(pr: PullRequest) -> str:
+    """What a release PR's title says it releases (`chore: prepare tokio-util v0.7.19` →
+    "tokio-util"), or "" when it names nothing but the version."""
+    found = _TITLE.match(pr.title.strip().rstrip("."))
+    name = (found.group("name") or "").strip() if found else ""
+    return "" if name.lower() in ("version", "release", "the", "for", "v") else name
+
+
 def _version_set(pr: PullRequest) -> str:
     for change in pr.files:
+        if file_role(change.path) in (FileRole.TEST, FileRole.EXAMPLE):
+            continue  # `version = "1.2.3"` in a test's fixture releases nothing
         patch = change.patch or ""
         match = _SET_VERSION.search(patch)
         if not match and _VERSION_FILE.search(change.path):
@@ -68,9 +80,11 @@ def _sets_version(pr: PullRequest, version: str) -> bool:
 
 _CHANGELOG = re.compile(r"(?i)(?:^|/)(?:changelog|changes|history|news|release[-_ ]?notes?)[^/]*$")
 _ITEM = re.compile(r"^\+\s{0,3}[-*]\s+(?P<text>\S.*)$")
-_REFS = re.compile(
-    r"\s*\((?:#\d+|\[#\d+\]\([^)]*\))(?:,\s*(?:#\d+|\[#\d+\]\([^)]*\)))*\)|\s*\[#\d+\]\([^)]*\)"
-)
+# `(#12)`, `([#12](url), [#13](url))`, `([#12], [#13])` (reference links), `[#12](url)`
+_REF = r"(?:#\d+|\[#\d+\](?:\([^)]*\))?)"
+_REFS = re.compile(rf"\s*\({_REF}(?:,\s*{_REF})*\)|\s*\[#\d+\]\([^)]*\)")
+# a changelog entry's area prefix: `io: add write_all_vectored`, `stream: fix overflow`
+_AREA_PREFIX = re.compile(r"^[a-z][\w-]*(?:::\w+)?:\s+(?=[a-z])")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 
 
@@ -85,6 +99,7 @@ def changelog_items(pr: PullRequest, limit: int = 3) -> tuple[str, ...]:
             found = _ITEM.match(line)
             if found:
                 text = _LINK.sub(r"\1", _REFS.sub("", found.group("text"))).strip().rstrip(".")
+                text = _AREA_PREFIX.sub("", text)
                 if len(text.split()) >= 2:
                     items.append(text)
             if len(items) >= limit:

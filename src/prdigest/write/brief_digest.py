@@ -17,7 +17,7 @@ from ..analyze.context_types import DigestContext
 from ..analyze.digest_plan import DigestPlan, Entry, Grouping, PlannedSection, Untold
 from ..analyze.english import number_word, plural, sentence_case, verb_base
 from ..render.markdown import inline, plain
-from .brief_lines import lead_clause, named, sentence
+from .brief_lines import lead_clause, named, sentence, shared_sentence
 from .digest_blocks import Ledger, first_timers, merges_among
 from .digest_document import Block, Digest, Figure, Line, Section
 
@@ -48,7 +48,15 @@ def composed_digest(context: DigestContext, plan: DigestPlan) -> Digest:
 def _takeaways(context: DigestContext, plan: DigestPlan, ledger: Ledger) -> Line:
     """The week's news, then how much landed and where the work went."""
     briefs = context.briefs
-    leads = [f"{lead_clause(briefs[n])} ({ledger.cite(n)})" for n in plan.lead if n in briefs]
+    told = [briefs[n] for n in plan.lead if n in briefs]
+    versions = [b for b in told if b.release and " " not in b.release]  # the project's own
+    leads = [f"{lead_clause(b)} ({ledger.cite(b.number)})" for b in told if b not in versions]
+    if len(versions) > 1:  # "versions 0.12.4 and 0.12.5 (#1, #2)"
+        numbers = " and ".join(b.release for b in versions)
+        cites = ", ".join(ledger.cite(b.number) for b in versions)
+        leads.insert(0, f"versions {numbers} ({cites})")
+    elif versions:
+        leads.insert(0, f"{lead_clause(versions[0])} ({ledger.cite(versions[0].number)})")
     news = f"Highlights: {_series(leads)}." if leads else ""
     return ledger.line(" ".join(p for p in (news, _totals(context, plan)) if p))
 
@@ -102,9 +110,12 @@ def _bullet(entry: Entry, briefs: Mapping[int, Brief], ledger: Ledger, heading: 
         cites = ", ".join(ledger.cite(n) for n in (lead.number, *entry.cited_with))
         text = f"{label}{sentence(lead, name=name)} ({cites})."
         return ledger.line(text, figures=_figures(lead))
-    if entry.series:
-        told = sentence(lead, name=name).rstrip(".")
+    shared = "" if entry.series or name else shared_sentence(members)
+    if entry.series or shared:
         cites = ", ".join(ledger.cite(b.number) for b in members)
+        if shared:  # "Enables PGO for Linux x86-64 and macOS ARM64 uv releases"
+            return ledger.line(f"{shared} ({cites}).", figures=_figures(lead))
+        told = sentence(lead, name=name).rstrip(".")
         text = f"{label}A {number_word(len(members))}-part series: {told} ({cites})."
         return ledger.line(text, figures=_figures(lead))
     if not name:  # one effort without one name: its changes in one sentence, each cited

@@ -6,6 +6,8 @@ and why (the PR's own reason, result or the state it ends). Sizes are never a re
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
 from ..analyze.brief_types import AnnouncementKind, Brief, Status
 from ..analyze.english import lowered_start, sentence_case, verb_base
@@ -43,6 +45,28 @@ def sentence(brief: Brief, *, name: str = "") -> str:
     if todo:
         text += f". {inline(sentence_case(todo)).rstrip('.')}"
     return text
+
+
+def shared_sentence(briefs: Sequence[Brief]) -> str:
+    """The briefs as one sentence when their whats differ in one short span alone
+    ("Enables PGO for Linux x86-64 uv releases", "… for macOS ARM64 uv releases" →
+    "Enables PGO for Linux x86-64 and macOS ARM64 uv releases"), told with the first one's
+    why; "" when they say different things."""
+    words = [b.what.rstrip(".").split() for b in briefs]
+    if any(b.surface for b in briefs) or len({tuple(w) for w in words}) < max(len(words), 2):
+        return ""
+    head = 0
+    while all(len(w) > head and w[head] == words[0][head] for w in words):
+        head += 1
+    tail = 0
+    while all(len(w) > head + tail and w[-1 - tail] == words[0][-1 - tail] for w in words):
+        tail += 1
+    spans = [" ".join(w[head : len(w) - tail]) for w in words]
+    if head + tail < 3 or head < 1 or not all(0 < len(s.split()) <= 4 for s in spans):
+        return ""
+    joined = ", ".join(spans[:-1]) + f" and {spans[-1]}"
+    what = " ".join([*words[0][:head], joined, *words[0][len(words[0]) - tail :]])
+    return sentence(replace(briefs[0], what=what))
 
 
 _INSTRUCTS = re.compile(
@@ -85,8 +109,8 @@ def lead_clause(brief: Brief) -> str:
     """What Key Takeaways says of a lead change, short: a noun phrase for what is added
     ("a `--no-commas` flag for `to nuon`"), "a fix for X" for a fix, the what itself when
     it has a subject of its own ("`grid` now accepts a column name")."""
-    if brief.release:
-        return f"version {brief.release}"
+    if brief.release:  # `tokio-util 0.7.19`, or the project's own `1.53.1`
+        return f"{brief.release} released" if " " in brief.release else f"version {brief.release}"
     clause = _lead_words(brief)
     # what a bullet names by its subject, the lead names by it too (`to_json` of what?)
     subject = brief.subject.strip("`")
