@@ -84,6 +84,14 @@ def _words(
             "No longer interrupts when error happened",
             "title",
         ),
+        # a sentence names no part of a series and no issue: the bullet and its link do
+        ("Add FP16 support to operators (pt 2)", "", "Adds FP16 support to operators", "title"),
+        (
+            "feat: add `ewm_sum` and `ewm_sum_by` #28151",
+            "",
+            "Adds `ewm_sum` and `ewm_sum_by`",
+            "title",
+        ),
     ],
 )
 def test_what_a_pr_does(title: str, body: str, what: str, source: str) -> None:

@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 
 from ..models import BriefText, PullRequest
-from ..reading import CleanTitle, clean_title
+from ..reading import CleanTitle, clean_title, strip_part_markers
 from ..reading.file_roles import is_library
 from ..reading.news_fragments import news_fragment
 from ..reading.patterns import normalize_tag
@@ -78,6 +78,7 @@ _BUG_VERB = re.compile(
     r"(?i)\b(?:raises|fails|crashes|returns|mishandles|ignores|breaks|hangs|throws|produces|"
     r"leaks|drops|loses|overflows|errors|doesn't|isn't|can't|never|always)\b"
 )
+_ISSUE_REF = re.compile(r"(?i)[\s,;(]*(?:(?:closes|fixes|fix|resolves|see|for)\s+)?#\d+\)?\s*$")
 _FIX_TAG = frozenset({"fix", "bug fix", "bugfix", "hotfix", "bug"})
 # who made the words of a brief, and by which rules
 WRITER = f"deterministic@{_rules_version()}"
@@ -88,6 +89,10 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
     title, body = continued_title(pr.title, pr.body or "")
     if title != pr.title:  # the title GitHub cut short, whole again
         clean = clean_title(title, pr.number)
+    # a sentence names no part (`pt.2`, `(1/3)`) and no issue (`… #28151`): the bullet
+    # says the series, the link the PR
+    text = _ISSUE_REF.sub("", strip_part_markers(clean.text)) or clean.text
+    clean = CleanTitle(text, clean.tags, clean.series_marker)
     typed = _as_typed(clean.text, title)
     clause = as_clause(typed)
     fix_tag = _FIX_TAG.intersection(normalize_tag(t) for t in clean.tags)
