@@ -19,7 +19,7 @@ from prdigest.analyze.brief_types import (
     Status,
     Surface,
 )
-from prdigest.analyze.digest_plan import Untold, plan_digest, word_budget
+from prdigest.analyze.digest_plan import PROJECT_WORK, Untold, plan_digest, word_budget
 from prdigest.analyze.notability import pr_score
 from prdigest.analyze.substance import is_chore, read_substance
 from prdigest.models import FileChange, PullRequest
@@ -128,6 +128,18 @@ def test_the_projects_versions_take_one_lead_slot_a_packages_its_own() -> None:
     assert plan.lead == (3, 4, 1)  # two packages released: two news
 
 
+def test_a_week_with_nothing_users_see_tells_the_projects_own_work() -> None:
+    internal = dict(user_facing=False, kind=kinds.NOT_USER_FACING)
+    plan = _plan(
+        _brief(1, "Replaces the pre-commit token with a short-lived one", 3.0, **internal),
+        _brief(2, "Raises the pytest-xdist minimum", 1.0, chore=True, **internal),
+    )
+    assert plan.lead == ()
+    assert [(s.heading, [e.prs for e in s.entries]) for s in plan.sections] == [
+        (PROJECT_WORK, [(1,)])  # a chore is counted, never told
+    ]
+
+
 def test_a_change_reverted_in_its_window_is_not_told() -> None:
     plan = _plan(
         _brief(1, "Adds an experimental cache", 9.0, status=Status.REVERTED),
@@ -224,8 +236,13 @@ def test_ci_files_that_build_what_users_install(title: str, user_facing: bool) -
         ),
         # different changes are no template
         (["Fixes the resolver cache", "Adds `uv run --frozen`"], ""),
-        # the same sentence twice is no list of variants
-        (["Fixes the resolver cache", "Fixes the resolver cache"], ""),
+        # the same change twice (a bot's weekly update) is told once
+        (
+            ["Updates the topic list", "Updates the topic list"],
+            "Updates the topic list. Wall time fell 8.9%",
+        ),
+        # … but a repeat among others is no list of variants
+        (["Updates the list", "Updates the list", "Updates the map"], ""),
     ],
 )
 def test_variants_of_one_change_read_as_one_sentence(whats: list[str], told: str) -> None:

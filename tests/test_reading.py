@@ -227,6 +227,17 @@ def test_a_marker_comes_off_whole() -> None:
         ),
         ("Revert D73804939", "Revert D73804939", "Revert"),
         ("[BE]", "[BE]", "[BE]"),
+        # gitmoji: the kind as a picture, or its code
+        (
+            "🔐 Use PR Submit for translations",
+            "Use PR Submit for translations",
+            "Use PR Submit for translations",
+        ),
+        (
+            "⬆️ :arrow_up: Raise pytest-xdist minimum",
+            "Raise pytest-xdist minimum",
+            "Raise pytest-xdist minimum",
+        ),
     ],
 )
 def test_one_peeler_two_readers(title: str, digest: str, release: str) -> None:

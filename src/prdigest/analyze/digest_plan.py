@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -187,6 +187,10 @@ def plan_digest(
     top = _top_components(briefs)
     entries = _entries(news, series_of, budget, _anchors(news, briefs, top))
     sections = _sections(entries, briefs, grouping)
+    if not sections:  # nothing users see: the project's own work that mattered most
+        work = _entries(news, series_of, budget // 2, tellable=lambda b: not b.chore)
+        sections = (PlannedSection(PROJECT_WORK, SectionKind.OTHER, tuple(_merged(work))),)
+        sections = sections if work else ()
     told = {n for s in sections for e in s.entries for n in (*e.prs, *e.cited_with)}
     untold: dict[Untold, list[int]] = defaultdict(list)
     for b in sorted(briefs.values(), key=lambda b: b.number):
@@ -300,9 +304,11 @@ def _entries(
     series_of: Mapping[int, str],
     budget: int,
     anchors: set[int] | frozenset[int] = frozenset(),
+    tellable: Callable[[Brief], bool] = lambda b: _may_lead(b),
 ) -> list[Entry]:
     """The bullets: the strongest changes first, a series as one bullet, while the words
-    last (`budget`); every release, break and deprecation whatever the budget."""
+    last (`budget`); every release, break and deprecation whatever the budget; of the
+    rest, what is `tellable` (users see it, by default)."""
     out: list[Entry] = []
     spent = 0
     taken: set[int] = set()
@@ -321,7 +327,7 @@ def _entries(
         stretch = 1.35 * budget if b.number in anchors else budget
         if spent + _words(b) > stretch and not must:
             continue
-        if not must and not _may_lead(b):
+        if not must and not tellable(b):
             continue  # housekeeping is counted at the end, never told
         if b.release:  # one release in several PRs (its changelog, its version bump)
             same = [m for m in news if m.release == b.release and m.number not in taken]
@@ -422,6 +428,8 @@ def _sections(
     )
 
 
+# the heading of a week in which nothing users see landed: what the project did for itself
+PROJECT_WORK = "The project's own work"
 _CALLED_OUT = frozenset({SectionKind.RELEASES, SectionKind.BREAKING, SectionKind.DEPRECATIONS})
 
 

@@ -225,6 +225,13 @@ class CleanTitle:
     series_marker: bool  # `[1/4]`, `pt.2`, `(group 3)` …
 
 
+# gitmoji: a title opening with emoji (`🔐`, `⬆️`) or their codes (`:bug:`)
+_GITMOJI = re.compile(
+    r"^(?:(?:[\U0001F000-\U0001FAFF\u2190-\u21FF\u2300-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+|"
+    r":[a-z0-9_+-]+:)\s*)+"
+)
+
+
 def clean_title(title: str, number: int | None = None) -> CleanTitle:
     """The digest's reading: strip `(#N)`, leading `[tags]` and `Area:`/`Area -` prefixes;
     keep them as tags.
@@ -232,6 +239,7 @@ def clean_title(title: str, number: int | None = None) -> CleanTitle:
     A title that is only tags stays as written (minus `(#N)`); one that is only `(#N)`
     becomes `PR #<number>` (`number` is the PR's own), so no bullet is ever empty."""
     text = _PR_REF.sub("", TRAILING_PR_REF.sub("", SPACES.sub(" ", title).strip()))
+    text = _GITMOJI.sub("", text) or text  # `🐛 Fix …`, `:bug: Fix …`: the kind, as a picture
     marker = has_part_marker(text)
     text, tags = _peel(text, _DIGEST)
     text = _TRAILING_TAG.sub("", _ISSUE_FIRST.sub("", text)).strip().rstrip(".").strip()
@@ -247,6 +255,7 @@ def strip_noise(title: str) -> str:
     """The release notes' reading: the change itself, without tags, prefixes, `(#N)`,
     ticket ids, a reland wrapper and part markers."""
     text = _TICKETS.sub("", _PR_REF.sub("", SPACES.sub(" ", title).strip()))
+    text = _GITMOJI.sub("", text) or text
     text, _ = _peel(text, _RELEASE)
     text = remove_parts(_ISSUE_FIRST.sub("", text), "")
     text = SPACES.sub(" ", text).strip().rstrip(".").strip()

@@ -14,7 +14,14 @@ from typing import NamedTuple
 
 from ..analyze.brief_types import Brief, Status
 from ..analyze.context_types import DigestContext
-from ..analyze.digest_plan import DigestPlan, Entry, Grouping, PlannedSection, Untold
+from ..analyze.digest_plan import (
+    PROJECT_WORK,
+    DigestPlan,
+    Entry,
+    Grouping,
+    PlannedSection,
+    Untold,
+)
 from ..analyze.english import number_word, plural, sentence_case, verb_base
 from ..render.markdown import inline, plain
 from .brief_lines import lead_clause, named, sentence, shared_sentence
@@ -58,6 +65,8 @@ def _takeaways(context: DigestContext, plan: DigestPlan, ledger: Ledger) -> Line
     elif versions:
         leads.insert(0, f"{lead_clause(versions[0])} ({ledger.cite(versions[0].number)})")
     news = f"Highlights: {_series(leads)}." if leads else ""
+    if not leads and any(s.heading == PROJECT_WORK for s in plan.sections):
+        news = "No change that users see landed: the work went to the project itself."
     return ledger.line(" ".join(p for p in (news, _totals(context, plan)) if p))
 
 

@@ -51,9 +51,13 @@ def shared_sentence(briefs: Sequence[Brief]) -> str:
     """The briefs as one sentence when their whats differ in one short span alone
     ("Enables PGO for Linux x86-64 uv releases", "… for macOS ARM64 uv releases" →
     "Enables PGO for Linux x86-64 and macOS ARM64 uv releases"), told with the first one's
-    why; "" when they say different things."""
+    why; the one sentence when they all say it; "" when they say different things."""
     words = [b.what.rstrip(".").split() for b in briefs]
-    if any(b.surface for b in briefs) or len({tuple(w) for w in words}) < max(len(words), 2):
+    if any(b.surface for b in briefs) or len(words) < 2:
+        return ""
+    if len({tuple(w) for w in words}) == 1:  # the same change again (a bot's weekly update)
+        return sentence(briefs[0])
+    if len({tuple(w) for w in words}) < len(words):
         return ""
     head = 0
     while all(len(w) > head and w[head] == words[0][head] for w in words):
