@@ -254,8 +254,9 @@ def _weight(b: Brief) -> float:
 
 
 def _lead(news: Sequence[Brief], series_of: Mapping[int, str]) -> tuple[int, ...]:
-    """Every release, then the strongest user-facing changes. A break weighs a little more
-    than its notability (users must act on it), but a raised floor or a removed flag does
+    """Every release, then the strongest user-facing changes. A break or a deprecation
+    weighs a little more than its notability (users must act on it; a deprecation, whose
+    notability counts less, as much as a break), but a raised floor or a removed flag does
     not outrank the week's biggest feature: its notability already counts the break."""
     versions: dict[str, int] = {}
     for b in news:
@@ -280,7 +281,7 @@ def _lead(news: Sequence[Brief], series_of: Mapping[int, str]) -> tuple[int, ...
     return tuple(releases + picked[: max(LEAD_SIZE - slots, 0)])
 
 
-_LEAD_BONUS = {AnnouncementKind.BREAKING: 1.0, AnnouncementKind.DEPRECATION: 0.5}
+_LEAD_BONUS = {AnnouncementKind.BREAKING: 1.0, AnnouncementKind.DEPRECATION: 2.0}
 # what a change says of itself that makes it the project's housekeeping, not users' news:
 # CI and test plumbing, or a package of helpers for the project's own code
 _HOUSEKEEPING = re.compile(
