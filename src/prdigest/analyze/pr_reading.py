@@ -201,8 +201,8 @@ def _called_internal(kind: KindJudgment) -> bool:
 
 
 def _release(pr: PullRequest) -> str:
-    """The release a PR makes: its version, after the package's name when it names one of
-    several (`tokio-util 0.7.19`), or ""."""
+    """The release a PR makes: its version, after the name its title gives it
+    (`tokio-util 0.7.19`, `Tokio 1.53.1`), or ""."""
     version = released_version(pr)
     name = released_name(pr) if version else ""
     return f"{name} {version}" if name else version
