@@ -220,7 +220,8 @@ def test_a_marker_series_says_so_too(store: Store, tmp_path: Path) -> None:
     result = release_notes(store, REPO, Config(), window=window)
     bullet = bullet_of(result.report.markdown, 14618)
     assert _linked(bullet) == [14618, 14848]
-    assert bullet.startswith("* Added suite operator test support (a two-part series: "), bullet
+    # the part marker off, the title's noun of action gets its verb ("X support")
+    assert bullet.startswith("* Added support for suite operator test (a two-part series: "), bullet
 
 
 def test_stack_groups_link_through_listed_prs_only() -> None:

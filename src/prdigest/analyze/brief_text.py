@@ -91,8 +91,9 @@ def brief_text(pr: PullRequest, clean: CleanTitle, claims: tuple[str, ...] = ())
         clean = clean_title(title, pr.number)
     # a sentence names no part (`pt.2`, `(1/3)`) and no issue (`… #28151`): the bullet
     # says the series, the link the PR
-    text = _ISSUE_REF.sub("", strip_part_markers(clean.text)) or clean.text
-    clean = CleanTitle(text, clean.tags, clean.series_marker)
+    text = _ISSUE_REF.sub("", strip_part_markers(clean.text))
+    if len(text.split()) > 1:  # not `PR #5`, a title that was only its number
+        clean = CleanTitle(text, clean.tags, clean.series_marker)
     typed = _as_typed(clean.text, title)
     clause = as_clause(typed)
     fix_tag = _FIX_TAG.intersection(normalize_tag(t) for t in clean.tags)
