@@ -132,6 +132,36 @@ def test_what_a_pr_does(title: str, body: str, what: str, source: str) -> None:
             "",
         ),
         ("Fix x", "This fixes x so that the tests pass again.", (), "", ""),
+        # a fix's failure, as users saw it, with its circumstance
+        (
+            "Fix image transform crash with bfloat16 inputs",
+            "On the numpy backend, `perspective_transform` can crash with bfloat16 inputs.",
+            (),
+            "Previously, on the numpy backend, `perspective_transform` could crash with bfloat16 inputs",
+            "before",
+        ),
+        (
+            "Fix ZeRO-3 forward on dict parameters",
+            "## Problem\nZeRO-3 forward crashes with `AttributeError` on modules whose `_parameters` is a dict.",
+            (),
+            "Previously, ZeRO-3 forward crashed with `AttributeError` on modules whose `_parameters` is a dict",
+            "before",
+        ),
+        # … never the mechanism behind it, nor the state after the fix
+        (
+            "Fix DeepCompile parameter ownership",
+            "## Problem\nThe fallback is enabled around `DeepSpeedEngine.forward()`.",
+            (),
+            "",
+            "",
+        ),
+        (
+            "Fix class_weight keys",
+            "Invalid keys now raise a `ValueError` with a clear message.",
+            (),
+            "",
+            "",
+        ),
         # a reason that restates the what is none
         (
             "Add a `--fast` flag to `run`",

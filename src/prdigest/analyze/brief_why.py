@@ -36,8 +36,12 @@ _ENABLES = re.compile(
 )
 _OLD_STATE = re.compile(
     r"(?i)^(?P<subject>(?:the |a |an |this |our |some )?[`\w][\w`.:/()\- ]{0,60}?)\s+"
+    r"(?P<adverb>(?:silently|sometimes|intermittently|occasionally)\s+)?"
     r"(?P<verb>is|are|isn't|aren't|is not|are not|does not|doesn't|do not|don't|cannot|"
-    r"can't|can not|has no|have no|fails?|crashes|hangs|raises|returns|always|never|only)\b"
+    r"can't|can not|has no|have no|fails?|crashes|hangs|raises|returns|always|never|only|"
+    r"can|may|will|causes|gives|throws|produces|breaks|ignores|leaks|loses|drops|triggers|"
+    r"failed|crashed|hung|raised|returned|gave|threw|produced|broke|ignored|leaked|lost|"
+    r"dropped|triggered|caused)\b"
 )
 _PAST = {
     "is": "was", "are": "were", "isn't": "wasn't", "aren't": "weren't", "is not": "was not",
@@ -45,8 +49,20 @@ _PAST = {
     "don't": "didn't", "cannot": "could not", "can't": "couldn't", "can not": "could not",
     "has no": "had no", "have no": "had no", "fails": "failed", "fail": "failed",
     "crashes": "crashed", "hangs": "hung", "raises": "raised", "returns": "returned",
+    "can": "could", "may": "might", "will": "would", "causes": "caused", "gives": "gave",
+    "throws": "threw", "produces": "produced", "breaks": "broke", "ignores": "ignored",
+    "leaks": "leaked", "loses": "lost", "drops": "dropped", "triggers": "triggered",
 }  # fmt: skip
-_TEMPORAL = re.compile(r"(?i)\b(?:previously|before this|used to|was|were|had|did|could not)\b")
+# a sentence's opening circumstance, kept as written: "On the numpy backend, X could crash"
+_OPENER = re.compile(r"(?i)^(?:on|in|with|under|for|when|if|after|during)\b[^,]{3,60},\s+")
+# a sentence that leans on another for its meaning ("That's numpy's mode", "So on …")
+_LEANS = (
+    "this ", "these ", "it ", "fix", "add", "that", "those ", "they ", "so ", "but ", "and ",
+    "also ", "however", "note", "with this", "here", "unrelated", "then ", "thus", "as a ",
+)  # fmt: skip
+_TEMPORAL = re.compile(
+    r"(?i)(?<!-)\b(?:previously|before this|used to|was|were|had|did|could not)\b(?!-)"
+)
 _SKIP = re.compile(
     r"(?i)\b(?:unit ?tests?|tests?|testing|test cases?|ci|reviewers?|pr description|"
     r"follow[- ]?up|todo|this pr|in this pr|i think|we think|hopefully|see|issue)\b|https?://|\?"
@@ -56,6 +72,16 @@ _SYMPTOM = re.compile(
     r"(?i)\b(?:fail\w*|crash\w*|hang\w*|error\w*|exception|raises?|wrong\w*|incorrect\w*|"
     r"broken|break\w*|never|ignor\w*|doesn'?t|does not|can'?t|cannot|silently|spurious|leak\w*|"
     r"stale|missing|lost)\b"
+)
+# a failure users saw: what a fix's summary must name for its sentence to be the old state
+_FAILURE = re.compile(
+    r"\b\w+(?:Error|Exception)\b|(?i:\b(?:crash\w*|segfault\w*|segmentation fault|hangs?|hung|"
+    r"deadlock\w*|rais(?:e|es|ed|ing)|fail(?:s|ed|ing|ure)?|wrong|incorrect\w*|corrupt\w*|"
+    r"errors?|OOM|out of memory|panic\w*|silently)\b)"
+)
+# the state after the fix, not before it
+_AFTER_FIX = re.compile(
+    r"(?i)\bnow\b|\bthis (?:pr|change|patch)\b|\b(?:the|this|with the|after the) fix\b"
 )
 # what a motivation says users could not do: a limit, not a failure
 _LIMIT = re.compile(
@@ -87,16 +113,18 @@ def stated_why(body: PRBody, what: str, claims: tuple[str, ...], fix: bool) -> t
                     return clause[:1].lower() + clause[1:], "reason"
     roles = (Role.MOTIVATION, Role.SUMMARY) if fix else (Role.MOTIVATION,)
     for section in body.of(*roles):
-        for text in (*section.paragraphs[:2], *section.items[:1]):
+        for text in (*section.paragraphs[:3], *section.items[:1]):
             for sentence in sentences(text)[:2]:
                 # only a sentence that names a failure (or, in a motivation, a limit) tells
                 # the state a change ends: the rest of a problem statement is context ("The
                 # fallback is enabled around `forward()`"), and a summary's present tense
                 # how things are meant to be
+                # a fix's must name the failure itself, or it is the mechanism behind it
+                loose = section.role is Role.MOTIVATION and not fix
                 if not (
-                    _SYMPTOM.search(sentence)
-                    or (section.role is Role.MOTIVATION and _LIMIT.search(sentence))
-                ):
+                    _FAILURE.search(sentence)
+                    or (loose and (_SYMPTOM.search(sentence) or _LIMIT.search(sentence)))
+                ) or _AFTER_FIX.search(sentence):
                     continue
                 before = _before(sentence)
                 # the old state names what the change touches: it only has to say more
@@ -111,23 +139,28 @@ def _before(sentence: str) -> str:
     if sentence.rstrip().endswith(":"):
         return ""  # it introduces a list: what follows says it, not this sentence
     text = _FIRST_PERSON.sub("", sentence.strip()).rstrip(".;:")
-    if not _fit(text) or text.lower().startswith(("this ", "these ", "it ", "fix", "add")):
+    if not _fit(text) or text.lower().startswith(_LEANS):
         return ""
     if re.match(r"(?i)^(?:previously|before this (?:pr|change)),?\s", text):
         return _short(sentence_case(text))
-    match = _OLD_STATE.match(text)
-    if match is None:
+    opener = _OPENER.match(text)
+    circumstance = opener.group(0) if opener else ""
+    match = _OLD_STATE.match(text[len(circumstance) :])
+    if match is None or not text[len(circumstance) + match.end("verb") :].strip():
         return ""
+    if circumstance and match.group("verb").lower() in ("only", "always", "never"):
+        return ""  # "when X, built from Y only": no subject after the circumstance
     verb = match.group("verb").lower()
     past = _PAST.get(verb, verb)
     subject = match.group("subject")
-    rest = text[match.end("verb") :]
-    clause = (
-        f"{subject[:1].lower() + subject[1:] if _plain_word(subject) else subject} {past}{rest}"
-    )
+    adverb = match.group("adverb") or ""
+    rest = text[len(circumstance) + match.end("verb") :]
+    said = subject[:1].lower() + subject[1:] if _plain_word(subject) else subject
+    clause = f"{said} {adverb}{past}{rest}"
     if _TEMPORAL.search(text):
-        clause = f"{subject} {verb}{rest}"
-    return _short(f"Previously, {clause}")
+        clause = f"{said} {adverb}{verb}{rest}"
+    opening = circumstance[:1].lower() + circumstance[1:]
+    return _short(f"Previously, {opening}{clause}")
 
 
 def _plain_word(subject: str) -> bool:
