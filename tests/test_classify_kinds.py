@@ -50,6 +50,11 @@ CASES = {
         ("Promote `torch.export.Dim` to stable", "new_features"),
         ("Make `sdpa_kernel` public", "new_features"),
     ],
+    "what a fix restores, respects or preserves is a fix": [
+        ("Restore MSRV by removing `OnceLock::wait` from the Windows handler", "bug_fixes"),
+        ("Respect package-specific cutoffs when selecting `ty`", "bug_fixes"),
+        ("Preserve transitive self-constraints in recursive extras", "bug_fixes"),
+    ],
     "CI/CD ships the binaries users install": [
         ("Add binaries for CUDA 12.8 in CI/CD", "new_features"),
     ],
