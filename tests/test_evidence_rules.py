@@ -46,6 +46,22 @@ def _patch(path: str, lines: list[str]) -> FileChange:
         ),
         # a private helper, or a test's, is no public name
         ([_patch("pkg/api.py", ["-def _load(path):"])], set()),
+        # a field's annotation gone while the class still sets the attribute
+        (
+            [
+                _patch(
+                    "pkg/api.py",
+                    [
+                        " class Quantizer:",
+                        "-    group: Optional[int]",
+                        "     def __init__(self):",
+                        "         self.group = None",
+                    ],
+                )
+            ],
+            set(),
+        ),
+        ([_patch("pkg/api.py", [" class Quantizer:", "-    group: Optional[int]"])], {"group"}),
         ([_patch("tests/test_api.py", ["-def load(path):"])], set()),
     ],
 )

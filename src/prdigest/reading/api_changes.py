@@ -339,7 +339,7 @@ def read_diff(files: Sequence[FileChange], body: str = "", title: str = "") -> A
         if not (s.sign == "-" and s.name.path in cut and s.name.kind != DEPRECATION_WARNING)
     ]
     changes = _net(seen, removed_modules, added_modules, moved, body, title, complete)
-    return _env_still_read(changes, files)
+    return _fields_still_set(_env_still_read(changes, files), files)
 
 
 # code in other languages, and build files, whose public names are not read here
@@ -373,6 +373,24 @@ def _env_still_read(changes: ApiChanges, files: Sequence[FileChange]) -> ApiChan
         line for f in files for line in (f.patch or "").splitlines() if line.startswith("+")
     )
     kept = {n.name for n in envs if re.search(rf"\b{re.escape(n.name)}\b", added)}
+    return changes.without(kept) if kept else changes
+
+
+def _fields_still_set(changes: ApiChanges, files: Sequence[FileChange]) -> ApiChanges:
+    """Without the fields whose annotation went but whose attribute the file still sets or
+    reads (`self.group = …` in a kept or added line): the name users reach is still there."""
+    fields = [n for n in changes.removed if n.kind == FIELD]
+    if not fields:
+        return changes
+    kept_lines = {
+        f.path: "\n".join(line for line in (f.patch or "").splitlines() if line[:1] in "+ ")
+        for f in files
+    }
+    kept = {
+        n.name
+        for n in fields
+        if re.search(rf"\.{re.escape(n.name.rsplit('.', 1)[-1])}\b", kept_lines.get(n.path, ""))
+    }
     return changes.without(kept) if kept else changes
 
 
