@@ -184,3 +184,36 @@ def test_a_why_is_the_prs_own(tmp_path: Path) -> None:
     markdown, _ = _digest(tmp_path)
     assert "so that large runs finish in minutes" in markdown
     assert "Previously, `parse` raised `IndexError` on an empty string" in markdown
+
+
+def test_a_release_per_merged_pr_is_told_in_one_line(tmp_path: Path) -> None:
+    """FastAPI releases after most merges: fifteen versions in a week are one news, lowest
+    to highest, every release cited once in its section."""
+    rows = []
+    for i in range(1, 11):
+        row = pr_record(
+            REPO, 200 + i, f"🔖 Release version 0.140.{i}", [], when=_day(2 + i % 5, 9 + i)
+        )
+        bump = _patch(
+            "widgets/__init__.py",
+            [f'__version__ = "0.140.{i - 1}"'],
+            [f'__version__ = "0.140.{i}"'],
+        )
+        rows.append({**row, "files": [bump]})
+    rows.append(
+        pr_record(
+            REPO, 300, "Add `--fast` flag to `run`", [("widgets/run.py", 80, 5)], when=_day(4)
+        )
+    )
+    records = tmp_path / "prs.jsonl"
+    records.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    db = tmp_path / "s.db"
+    assert run_cli("sync", REPO, "--jsonl", str(records), db=db).exit_code == 0
+    markdown = run_cli("digest", REPO, "--week", WEEK, db=db).stdout
+    takeaways = markdown.split("### Key Takeaways", 1)[1].split("---", 1)[0]
+    assert "10 releases, 0.140.1 to 0.140.10" in takeaways, takeaways
+    releases = _section(markdown, "Releases")
+    assert releases.count("\n*") <= 1 and releases.startswith(
+        "*   Releases 10 versions, 0.140.1 to 0.140.10"
+    )
+    assert all(f"PR#{200 + i}]" in releases for i in range(1, 11)), releases

@@ -20,6 +20,7 @@ from ..analyze.digest_plan import (
     Entry,
     Grouping,
     PlannedSection,
+    SectionKind,
     Untold,
 )
 from ..analyze.english import number_word, plural, sentence_case, verb_base
@@ -28,6 +29,7 @@ from .brief_lines import lead_clause, named, sentence, shared_sentence
 from .digest_blocks import Ledger, first_timers, merges_among
 from .digest_document import Block, Digest, Figure, Line, Section
 
+MANY_RELEASES = 3  # more of the project's own versions in a window are told in one line
 _UNTOLD_WORDS: dict[Untold, str] = {
     Untold.TESTS: "tests",
     Untold.CI: "CI and build",
@@ -58,7 +60,11 @@ def _takeaways(context: DigestContext, plan: DigestPlan, ledger: Ledger) -> Line
     told = [briefs[n] for n in plan.lead if n in briefs]
     versions = [b for b in told if b.release and " " not in b.release]  # the project's own
     leads = [f"{lead_clause(b)} ({ledger.cite(b.number)})" for b in told if b not in versions]
-    if len(versions) > 1:  # "versions 0.12.4 and 0.12.5 (#1, #2)"
+    if len(versions) > 2:  # "15 releases, 0.140.1 to 0.141.1 (#1, #15)"
+        low, high = _version_order(versions)[0], _version_order(versions)[-1]
+        cites = f"{ledger.cite(low.number)}, {ledger.cite(high.number)}"
+        leads.insert(0, f"{len(versions)} releases, {low.release} to {high.release} ({cites})")
+    elif len(versions) > 1:  # "versions 0.12.4 and 0.12.5 (#1, #2)"
         numbers = " and ".join(b.release for b in versions)
         cites = ", ".join(ledger.cite(b.number) for b in versions)
         leads.insert(0, f"versions {numbers} ({cites})")
@@ -95,9 +101,30 @@ def _movement(context: DigestContext) -> str:
     return f", {'up' if total.delta > 0 else 'down'} from {total.previous} the week before"
 
 
+def _version_order(releases: Sequence[Brief]) -> list[Brief]:
+    """The project's releases, lowest version first (`0.140.9` before `0.140.10`)."""
+    return sorted(
+        releases, key=lambda b: [int(p) if p.isdigit() else 0 for p in b.release.split(".")]
+    )
+
+
+def _releases_line(releases: Sequence[Brief], ledger: Ledger) -> Line:
+    """Many versions of the project in one window (a release per merged PR): one line."""
+    ordered = _version_order(releases)
+    cites = ", ".join(ledger.cite(b.number) for b in ordered)
+    low, high = ordered[0].release, ordered[-1].release
+    return ledger.line(f"Releases {len(ordered)} versions, {low} to {high} ({cites}).")
+
+
 def _section(
     index: int, planned: PlannedSection, briefs: Mapping[int, Brief], ledger: Ledger
 ) -> Section:
+    if planned.kind is SectionKind.RELEASES:
+        own = [briefs[e.prs[0]] for e in planned.entries if " " not in briefs[e.prs[0]].release]
+        if len(own) > MANY_RELEASES:
+            rest = [e for e in planned.entries if briefs[e.prs[0]] not in own]
+            lines = [_releases_line(own, ledger), *(_bullet(e, briefs, ledger, "") for e in rest)]
+            return Section(index, plain(planned.heading), (), tuple(lines))
     entries: list[Entry] = []
     for entry in planned.entries:  # a group named as its section is: its changes, one each
         if len(entry.prs) > 1 and not entry.series and _restates(entry.name, planned.heading):
