@@ -208,6 +208,7 @@ TYPED = [
     ("FIX Cache position is None", "fix", "Cache position is None"),
     ("CI Move slow EVA tests to nightly", "ci", "Move slow EVA tests to nightly"),
     ("CIFAR support in datasets", None, "CIFAR support in datasets"),
+    ("internal: Add a more database lifetimes", "internal", "Add a more database lifetimes"),
 ]
 
 

@@ -20,10 +20,14 @@ from prdigest.analyze.brief_types import (
     Surface,
 )
 from prdigest.analyze.digest_plan import PROJECT_WORK, Untold, plan_digest, word_budget
+from prdigest.analyze.items import Item
 from prdigest.analyze.notability import pr_score
+from prdigest.analyze.pr_briefs import subject_of
 from prdigest.analyze.substance import is_chore, read_substance
-from prdigest.models import FileChange, PullRequest
+from prdigest.models import Classification, FileChange, PullRequest
+from prdigest.reading import clean_title
 from prdigest.reading.api_changes import read_diff
+from prdigest.reading.spelling import Spelling
 from prdigest.write.brief_lines import shared_sentence
 
 
@@ -265,3 +269,20 @@ def test_variants_of_one_change_read_as_one_sentence(whats: list[str], told: str
     briefs = [_brief(i, what) for i, what in enumerate(whats, start=1)]
     briefs[0] = replace(briefs[0], why="wall time fell 8.9%", why_from="result")
     assert shared_sentence(briefs) == told
+
+
+@pytest.mark.parametrize(
+    ("title", "subject"),
+    [
+        ("fix(cp): keep symlinks", "cp"),
+        # a breaking fix's bang, or a type alone, names nothing
+        ("fix!: use `Result` for the lsp-server payload", ""),
+        ("internal: Add a more database lifetimes", ""),
+    ],
+)
+def test_the_subject_a_title_names(title: str, subject: str) -> None:
+    pr = PullRequest("o/r", 1, title, files=(FileChange("crates/a/src/lib.rs", 5, 1),))
+    it = Item(
+        pr, Classification("Area", kinds.BUG_FIXES, "t", "t"), clean_title(title, 1), "", [], "", []
+    )
+    assert subject_of(it, Spelling()) == subject

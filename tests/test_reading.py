@@ -227,6 +227,17 @@ def test_a_marker_comes_off_whole() -> None:
         ),
         ("Revert D73804939", "Revert D73804939", "Revert"),
         ("[BE]", "[BE]", "[BE]"),
+        # rust-analyzer's types, and a breaking fix's bang
+        (
+            "internal: Add a more database lifetimes",
+            "Add a more database lifetimes",
+            "Add a more database lifetimes",
+        ),
+        (
+            "fix!: use `Result` for the lsp-server payload",
+            "Use `Result` for the lsp-server payload",
+            "use `Result` for the lsp-server payload",
+        ),
         # gitmoji: the kind as a picture, or its code
         (
             "🔐 Use PR Submit for translations",

@@ -9,10 +9,10 @@ the body beats the title's words (which the classifier read).
   feature, unless the title's own type or a label says otherwise), deprecation warnings added, library
   code untouched (docs only → docs; the build or developer tools only → developers;
   tests, CI only → not user-facing), library code changed under a title that calls the
-  work developers' or internal (unless the body says so too).
+  work developers' or internal (unless its author says so too).
 - body: the PR says it breaks or deprecates something, calls itself a refactor or says it
-  changes no behaviour (its size then makes it no improvement), or states a measured
-  speed-up.
+  changes no behaviour, or its title's type is `internal:` (its size then makes it no
+  improvement), or states a measured speed-up.
 - title: the classifier's kind from the title's words; a break or a deprecation it named
   that nothing else bears out is a fix (its title fixes) or an improvement.
 """
@@ -52,7 +52,8 @@ class KindEvidence:
     adds_module: bool = False  # its diff creates a public module and takes no public name away
     declared: str = ""  # the type of the news fragment it adds (`bugfix`), or ""
     declared_in: str = ""  # that fragment's path
-    says_internal: bool = False  # its body calls it a refactor or says no behaviour changes
+    says_internal: bool = False  # its author calls it internal: a refactor, no behaviour
+    # change (the body), `internal:` (the title's type)
 
 
 def judge_kind(evidence: KindEvidence) -> KindJudgment:
@@ -125,7 +126,7 @@ def _body(e: KindEvidence) -> KindJudgment | None:
             return KindJudgment(said, Evidence.BODY, e.announced_why)
     if e.says_internal and not e.claims:
         kind = e.classified if e.classified in _QUIET_KINDS else kinds.NOT_USER_FACING
-        return KindJudgment(kind, Evidence.BODY, "its body says it is a refactor")
+        return KindJudgment(kind, Evidence.BODY, "its author calls it internal")
     speed = next((c for c in e.claims if _SPEED.search(c)), "")
     if speed and e.classified in (kinds.IMPROVEMENTS, kinds.NEW_FEATURES, kinds.BUG_FIXES):
         return KindJudgment(kinds.PERFORMANCE, Evidence.BODY, f"states “{speed}”")

@@ -140,7 +140,7 @@ def subject_of(it: Item, spelling: Spelling) -> str:
         candidates.append(f"`{code.group('name')}`")
     folders = {normalize_tag(d) for f in it.pr.files for d in f.path.split("/")[:-1]}
     for candidate in candidates:
-        name = candidate.strip()
+        name = candidate.strip().rstrip("!")  # `fix!:`: a breaking fix, no name
         name = name[1:-1].strip() if name[:1] + name[-1:] in ("[]", "()") else name
         if "(" in name or ")" in name:
             continue  # `fix(ci)`: a conventional type and its scope, read above

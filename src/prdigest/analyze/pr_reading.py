@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .. import kinds
 from ..models import PullRequest
+from ..reading import parse_title
 from ..reading.api_changes import (
     CLASS,
     ENV,
@@ -111,7 +112,8 @@ def read_pr(it: Item, note: Notability) -> PRReading:
         adds_module=not changes.breaks and any(n.kind == MODULE for n in changes.added),
         declared=fragment.type if fragment is not None else "",
         declared_in=fragment.path if fragment is not None else "",
-        says_internal=says_internal(pr.body),
+        says_internal=says_internal(pr.body)
+        or parse_title(pr.title).conventional_type == "internal",
     )
     kind = judge_kind(evidence)
     return PRReading(
@@ -195,8 +197,9 @@ def content_key(pr: PullRequest) -> str:
 
 
 def _called_internal(kind: KindJudgment) -> bool:
-    """Whether the PR's body judged it internal (a title's words, or its paths, are not
-    enough: `Update version compatibility to allow torch 2.11` is users' news)."""
+    """Whether the PR's author called it internal (its body, or its title's `internal:`
+    type). A title's other words, or its paths, are not enough: `Update version
+    compatibility to allow torch 2.11` is users' news."""
     return kind.kind in _INTERNAL_KINDS and kind.evidence is Evidence.BODY
 
 

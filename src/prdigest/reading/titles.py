@@ -67,7 +67,7 @@ _BARE_TYPES = {"enh": "enh", "feat": "feat", "fix": "fix", "bug": "fix", "doc": 
 
 CONVENTIONAL_TYPES = frozenset(
     "feat feature fix bugfix perf docs doc test tests ci chore refactor build style revert "
-    "deps security enh depr".split()
+    "deps security enh depr internal minor".split()  # rust-analyzer's `internal:`, `minor:`
 )
 
 
@@ -183,7 +183,7 @@ def _peel(text: str, keep: _Display) -> tuple[str, list[str]]:
             text = text[match.end() :]
         match = _COLON.match(text)
         if match and len(text) - match.end() >= 8 and not (keep.code_prefix and _code(match[1])):
-            tags.append(match.group(1).strip())
+            tags.append(match.group(1).strip().rstrip("!"))  # `fix!:` breaks, and is a fix
             text = text[match.end() :]
         match = _LEADING_PART.match(text)
         if match:
