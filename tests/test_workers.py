@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -61,6 +62,9 @@ def _worker(db: str, config: Path, *extra: str) -> subprocess.Popen[bytes]:
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        # a worker that crashes in C (seen once: SIGSEGV under the whole suite's load)
+        # leaves its threads' stacks on stderr, which the failing assertion prints
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )
 
 
