@@ -1,11 +1,9 @@
-"""Shared fixtures. Real data is read from ../shared/data at run time; where that folder is
-absent (a fresh clone), from the excerpt of it committed in tests/data/excerpt/ (its
-README.md says what it holds). Tests of the whole history need the shared data, and skip
-without it, saying why."""
+"""Shared fixtures. Real data is read from ../shared/data at run time (never copied into
+the repository); where that folder is absent (a fresh clone), the tests that read it skip,
+saying why."""
 
 from __future__ import annotations
 
-import gzip
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,28 +16,21 @@ pytest_plugins = ["llm_helpers"]
 SHARED_DATA = Path(
     os.environ.get("PRDIGEST_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
 )
-EXCERPT = Path(__file__).resolve().parent / "data" / "excerpt"
 ET_RECORDS = "pytorch__executorch/prs.jsonl.gz"
 AO_RECORDS = "pytorch__ao/prs.jsonl.gz"
 WORKSHEET_NAME = "pytorch_release_notes/commitlist-v1.11-dev.csv"
 
 
 def real_data(name: str) -> Path:
-    """A file of the real data (`pytorch__ao/prs.jsonl.gz`): the shared one, else the
-    committed excerpt's (same name and format, part of the records)."""
-    for folder in (SHARED_DATA, EXCERPT):
-        if (folder / name).exists():
-            return folder / name
-    pytest.skip(
-        f"real data not available: {SHARED_DATA / name} is absent (set PRDIGEST_SHARED_DATA)"
-    )
+    """A file of the real data (`pytorch__ao/prs.jsonl.gz`) in the shared data, or a skip."""
+    return _need(SHARED_DATA / name)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "whole_history(why): reads more of the real data than tests/data/excerpt holds (every"
-        " week, a quarter's notes, diffs); skips, saying why, without the shared data",
+        "whole_history(why): reads the whole history of the real data (every week, a"
+        " quarter's notes, diffs); skips, saying why, without the shared data",
     )
 
 
@@ -48,7 +39,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if marker is not None and not SHARED_DATA.is_dir():
         pytest.skip(
             f"needs the whole history ({marker.args[0]}): {SHARED_DATA} is absent (set"
-            " PRDIGEST_SHARED_DATA); tests/data/excerpt holds part of it"
+            " PRDIGEST_SHARED_DATA)"
         )
 
 
@@ -91,16 +82,9 @@ def ao_jsonl() -> Path:
 
 
 @pytest.fixture(scope="session")
-def worksheet_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """PyTorch's 1.11 worksheet as `classify` reads it (CRLF CSV): the shared file, else
-    the excerpt's gzip'd copy written out once."""
-    shared = SHARED_DATA / WORKSHEET_NAME
-    if shared.exists():
-        return shared
-    packed = real_data(WORKSHEET_NAME + ".gz")
-    plain = tmp_path_factory.mktemp("worksheet") / Path(WORKSHEET_NAME).name
-    plain.write_bytes(gzip.decompress(packed.read_bytes()))
-    return plain
+def worksheet_csv() -> Path:
+    """PyTorch's 1.11 worksheet as `classify` reads it (CRLF CSV)."""
+    return real_data(WORKSHEET_NAME)
 
 
 @pytest.fixture

@@ -64,7 +64,7 @@ def _write_config(tmp_path: Path, text: str) -> Config:
 @pytest.mark.parametrize(
     ("repo", "fixture"),
     [
-        ("pytorch/executorch", "executorch_prs"),  # 15 areas in tests/data/excerpt too
+        ("pytorch/executorch", "executorch_prs"),
         pytest.param(
             "pytorch/ao", "ao_prs", marks=pytest.mark.whole_history("every record, 15 areas")
         ),

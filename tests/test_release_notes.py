@@ -51,7 +51,7 @@ def _sections(markdown: str) -> list[str]:
 
 
 QUARTER = pytest.mark.whole_history("a quarter's notes")
-CASES = [  # the first and third run on tests/data/excerpt too
+CASES = [
     ("executorch", "pytorch/executorch", "2025-01-01", "2025-02-09"),
     pytest.param("executorch", "pytorch/executorch", "2025-04-01", "2025-06-30", marks=QUARTER),
     ("ao", "pytorch/ao", "2026-06-01", "2026-08-21"),

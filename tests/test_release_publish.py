@@ -18,8 +18,8 @@ from conftest import real_data
 from helpers import run_cli
 from release_helpers import module_of, read_rows, write_rows
 
-# Months of records with their diffs (the shared data's *-patches files; 4 MB): too much
-# for tests/data/excerpt, so these skip without ../shared/data.
+# Months of records with their diffs (the shared data's *-patches files; 4 MB): these skip
+# without ../shared/data.
 pytestmark = pytest.mark.whole_history("ao's 2025-10..2026-03 and executorch's 2026 Q1 with diffs")
 
 AO_PATCHES = "pytorch__ao/prs-2025Q4-2026Q1-patches.jsonl.gz"

@@ -19,7 +19,7 @@ from test_site_browser import CHROMIUM, LAUNCH_ARGS, Watch, _Quiet
 pytestmark = pytest.mark.browser
 
 EXECUTORCH, AO = "pytorch/executorch", "pytorch/ao"
-WEEKS = ("2026-W01", "2026-W06", "2026-W07")  # in tests/data/excerpt too
+WEEKS = ("2026-W01", "2026-W06", "2026-W07")
 TOOLTIP = re.compile(r"^week of \d{4}-\d{2}-\d{2}: (\d+) (.+)$")
 UNITS = {
     "chart-total": "PRs merged",

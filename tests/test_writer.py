@@ -117,7 +117,7 @@ def test_every_iso_week_of_the_real_data(
 @pytest.mark.parametrize(
     "iso",
     [
-        "2026-W07",  # tests/data/excerpt holds what it reads: W06, W07, its authors' past
+        "2026-W07",
         pytest.param("2025-W37", marks=pytest.mark.whole_history("its trends and first-timers")),
     ],
 )
