@@ -9,23 +9,14 @@ import click
 
 from .. import pipeline
 from .common import AppContext, StderrReporter, llm_options, pass_app, repo_argument, stored_repo
-from .digest import SINCE_HELP, _window
+from .digest import SINCE_HELP, until_option, week_option, window_of
 
 
 @click.command("briefs")
 @repo_argument()
-@click.option(
-    "--week",
-    metavar="YYYY-Www",
-    help="ISO week, e.g. 2026-W07 (default: the last complete week in the data).",
-)
+@week_option
 @click.option("--since", "since_text", metavar="DATE", help=SINCE_HELP)
-@click.option(
-    "--until",
-    "until_text",
-    metavar="DATE",
-    help="Last day of the window (YYYY-MM-DD, inclusive); needs --since.",
-)
+@until_option
 @click.option(
     "--shown-only",
     is_flag=True,
@@ -46,7 +37,7 @@ def briefs_command(
 
     Briefs are stored by each PR's content, model and prompt version: a PR is summarised
     once, and the digest of the window then sends no request."""
-    window = _window(week, since_text, until_text)
+    window = window_of(week, since_text, until_text)
     reporter = StderrReporter()
     config = app.config
     store = app.existing_store

@@ -32,22 +32,25 @@ SINCE_HELP = (
     "First day of the window (YYYY-MM-DD, UTC). Without --until the window is the 7 days"
     " from it: --since 2026-02-09 is 2026-02-09..2026-02-15."
 )
-
-
-@click.command("digest")
-@repo_argument(required=False)
-@source_options(since_help=SINCE_HELP)
-@click.option(
+# the window's options beside --since (`digest` takes --since with its source options)
+week_option = click.option(
     "--week",
     metavar="YYYY-Www",
     help="ISO week, e.g. 2026-W07 (default: the last complete week in the data).",
 )
-@click.option(
+until_option = click.option(
     "--until",
     "until_text",
     metavar="DATE",
     help="Last day of the window (YYYY-MM-DD, inclusive); needs --since.",
 )
+
+
+@click.command("digest")
+@repo_argument(required=False)
+@source_options(since_help=SINCE_HELP)
+@week_option
+@until_option
 @click.option(
     "--writer",
     type=click.Choice(["auto", "deterministic", "llm"]),
@@ -98,7 +101,7 @@ def digest_command(
 ) -> None:
     """Write the digest of one window of REPO's pull requests."""
     since_text = kwargs.get("since_text")
-    window = _window(week, since_text, until_text)
+    window = window_of(week, since_text, until_text)
     seven_days = bool(since_text) and not until_text
     if all_repos == bool(repo):
         raise UsageError(
@@ -181,7 +184,7 @@ def _kept(store: Store, outcome: pipeline.DigestResult, fmt: str, reporter: Repo
     return f"stored as report {outcome.report_id}"
 
 
-def _window(week: str | None, since: str | None, until: str | None) -> Window | None:
+def window_of(week: str | None, since: str | None, until: str | None) -> Window | None:
     if week and (since or until):
         raise UsageError(
             "--week was given with --since/--until", "give either --week or --since and --until"
