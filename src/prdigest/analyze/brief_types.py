@@ -84,10 +84,21 @@ class Brief:
     surface: Surface
     status: Status
     status_of: int | None  # the PR it reverts or relands, or that reverts it
-    release: str  # the version it releases, or ""
+    release: str  # what it releases: `0.12.4` (the project), `tokio-util 0.7.19`, or ""
     series: str  # the series it is part of (its name), or ""
     figures: tuple[str, ...]  # the figures `why` quotes, each stated by this PR
     score: float  # how much it matters, for ordering (never told as a reason)
+
+    @property
+    def released_package(self) -> str:
+        """The package its release names (`tokio-util`), "" for the project's own version."""
+        name, _, version = self.release.rpartition(" ")
+        return name if version else ""
+
+    @property
+    def project_release(self) -> bool:
+        """Whether it releases a version of the project itself (no package named)."""
+        return bool(self.release) and not self.released_package
 
     @property
     def news(self) -> bool:

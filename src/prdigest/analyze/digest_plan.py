@@ -258,11 +258,11 @@ def _lead(news: Sequence[Brief], series_of: Mapping[int, str]) -> tuple[int, ...
     weighs a little more than its notability (users must act on it; a deprecation, whose
     notability counts less, as much as a break), but a raised floor or a removed flag does
     not outrank the week's biggest feature: its notability already counts the break."""
-    versions: dict[str, int] = {}
+    versions: dict[str, Brief] = {}
     for b in news:
         if b.release:
-            versions.setdefault(b.release, b.number)  # one release is one news
-    releases = list(versions.values())
+            versions.setdefault(b.release, b)  # one release is one news
+    releases = [b.number for b in versions.values()]
     rest = sorted(
         (b for b in news if not b.release and _may_lead(b)),
         key=lambda b: (-(b.score + _LEAD_BONUS.get(b.announced, 0.0)), b.number),
@@ -277,7 +277,7 @@ def _lead(news: Sequence[Brief], series_of: Mapping[int, str]) -> tuple[int, ...
             told.add(key)
         picked.append(b.number)
     # the project's own versions (`0.12.4`, `0.12.5`) are told as one news, one slot
-    slots = len({v.split(" ")[0] if " " in v else "" for v in versions})
+    slots = len({b.released_package for b in versions.values()})
     return tuple(releases + picked[: max(LEAD_SIZE - slots, 0)])
 
 

@@ -58,7 +58,7 @@ def _takeaways(context: DigestContext, plan: DigestPlan, ledger: Ledger) -> Line
     """The week's news, then how much landed and where the work went."""
     briefs = context.briefs
     told = [briefs[n] for n in plan.lead if n in briefs]
-    versions = [b for b in told if b.release and " " not in b.release]  # the project's own
+    versions = [b for b in told if b.project_release]
     leads = [f"{lead_clause(b)} ({ledger.cite(b.number)})" for b in told if b not in versions]
     if len(versions) > 2:  # "15 releases, 0.140.1 to 0.141.1 (#1, #15)"
         low, high = _version_order(versions)[0], _version_order(versions)[-1]
@@ -120,7 +120,7 @@ def _section(
     index: int, planned: PlannedSection, briefs: Mapping[int, Brief], ledger: Ledger
 ) -> Section:
     if planned.kind is SectionKind.RELEASES:
-        own = [briefs[e.prs[0]] for e in planned.entries if " " not in briefs[e.prs[0]].release]
+        own = [briefs[e.prs[0]] for e in planned.entries if briefs[e.prs[0]].project_release]
         if len(own) > MANY_RELEASES:
             rest = [e for e in planned.entries if briefs[e.prs[0]] not in own]
             lines = [_releases_line(own, ledger), *(_bullet(e, briefs, ledger, "") for e in rest)]

@@ -114,7 +114,7 @@ def lead_clause(brief: Brief) -> str:
     ("a `--no-commas` flag for `to nuon`"), "a fix for X" for a fix, the what itself when
     it has a subject of its own ("`grid` now accepts a column name")."""
     if brief.release:  # `tokio-util 0.7.19`, or the project's own `1.53.1`
-        return f"{brief.release} released" if " " in brief.release else f"version {brief.release}"
+        return f"{brief.release} released" if brief.released_package else f"version {brief.release}"
     clause = _lead_words(brief)
     # what a bullet names by its subject, the lead names by it too (`to_json` of what?)
     subject = brief.subject.strip("`")
